@@ -1,0 +1,5 @@
+import sys
+
+from contract.cli import main
+
+sys.exit(main())

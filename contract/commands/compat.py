@@ -1,0 +1,42 @@
+"""``python -m contract compat "CONSTRAINT" --engine-version V``: does the constraint admit V?
+
+Exit 0 satisfied, 1 otherwise (excluded, blank or invalid), 2 usage. A constraint that starts with
+``-`` goes after ``--``, options first: ``compat --engine-version 0.12.0 -- "-1.0.0"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from contract.cli import EXIT_OK, EXIT_REFUSED
+from contract.compatibility import evaluate
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "compat",
+        help="evaluate an engineCompatibility constraint",
+        description="Evaluate an engineCompatibility constraint against a host engine version.",
+    )
+    parser.add_argument("constraint", metavar="CONSTRAINT", help="e.g. '>=0.12.0 <1.0.0'")
+    parser.add_argument("--engine-version", required=True, metavar="V", help="MAJOR.MINOR.PATCH")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    verdict = evaluate(args.constraint, args.engine_version)
+    if args.json:
+        print(json.dumps({
+            "ok": verdict.ok,
+            "message": verdict.message,
+            "outcome": str(verdict.outcome),
+            "constraint": args.constraint,
+            "engineVersion": args.engine_version,
+        }, ensure_ascii=False))
+    elif verdict.ok:
+        print(f"engineCompatibility '{args.constraint}' includes engine version '{args.engine_version}'")
+    else:
+        print(f"refusing to serve: {verdict.message}")
+    return EXIT_OK if verdict.ok else EXIT_REFUSED

@@ -1,0 +1,76 @@
+"""``python -m contract package build``: write a package that a reader will serve, or nothing.
+
+See :mod:`contract.builder` for the staging protocol. Exit 0 published, 1 refused, 2 usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from contract.builder import PackageSpec, build_package
+from contract.cli import EXIT_OK, EXIT_REFUSED
+from contract.manifest_schema import known_roles
+from contract.refusal import Refusal
+from contract.registry import schema_ids
+
+
+def _key_value(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key, value
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser("package", help="write model packages",
+                                   description="Write model packages (model.onnx + manifest.json).")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    build = actions.add_parser(
+        "build",
+        help="stage, validate and publish a package",
+        description="Write a package into a temporary sibling, validate it fully (load checks and tensor "
+                    "contract), then rename it to --out. Nothing is ever published at --out unless it passes.",
+    )
+    build.add_argument("--model", required=True, type=Path, metavar="M.onnx")
+    build.add_argument("--schema", required=True, choices=schema_ids(), metavar="ID",
+                       help=f"feature schema id ({', '.join(schema_ids())})")
+    build.add_argument("--role", required=True, choices=known_roles())
+    build.add_argument("--engine-compatibility", required=True, metavar="C", help="e.g. '>=0.12.0 <1.0.0'")
+    build.add_argument("--model-id", required=True, metavar="ID")
+    build.add_argument("--out", required=True, type=Path, metavar="DIR")
+    build.add_argument("--calibration-temperature", type=float, metavar="T")
+    build.add_argument("--provenance", type=_key_value, action="append", default=[], metavar="KEY=VALUE")
+    build.add_argument("--evaluation-profile", metavar="P")
+    build.add_argument("--engine-version", metavar="V",
+                       help="validate as this host version (default: a version the constraint admits)")
+    build.add_argument("--json", action="store_true", help="print one JSON object")
+    build.set_defaults(handler=run_build)
+
+
+def run_build(args: argparse.Namespace) -> int:
+    spec = PackageSpec(
+        model=args.model,
+        schema_id=args.schema,
+        role=args.role,
+        engine_compatibility=args.engine_compatibility,
+        model_id=args.model_id,
+        calibration_temperature=args.calibration_temperature,
+        provenance=dict(args.provenance),
+        evaluation_profile=args.evaluation_profile,
+    )
+    result = build_package(spec, args.out, args.engine_version)
+    if isinstance(result, Refusal):
+        if args.json:
+            print(json.dumps({"ok": False, "message": result.message}, ensure_ascii=False))
+        else:
+            print(result.message)
+        return EXIT_REFUSED
+    m = result.manifest
+    if args.json:
+        print(json.dumps({"ok": True, "message": None, "package": str(args.out),
+                          "manifestVersion": m.manifest_version, "modelSha256": m.model_sha256}))
+    else:
+        print(f"published {args.out}: manifest {m.manifest_version}, {m.model_role}, {m.feature_schema.id}")
+    return EXIT_OK

@@ -1,0 +1,126 @@
+"""Strict JSON: one text means one thing, or it is refused.
+
+Python's ``json`` accepts ``NaN``/``Infinity``, keeps the *last* of duplicate keys, turns ``1e999``
+into infinity and recurses without bound. The engine's reader takes the *first* duplicate; so a file
+with duplicate keys means different things to different readers. This reader refuses all of those
+before any field is looked at, and every refusal is a :class:`JsonRefusal` whose message starts with
+``not valid JSON:`` (except the size cap, which names the limit).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import secrets
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+MAX_DEPTH = 64
+MAX_BYTES = 1024 * 1024
+
+
+class JsonRefusal(ValueError):
+    """Raised by :func:`parse` with a message fit to show a user."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise JsonRefusal(f"not valid JSON: {name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise JsonRefusal(f"not valid JSON: number {text} does not fit in a 64-bit float")
+    return value
+
+
+def _unique_object(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise JsonRefusal(f"not valid JSON: duplicate key {key!r}")
+        obj[key] = value
+    return obj
+
+
+def _check_depth(text: str, max_depth: int) -> None:
+    """Refuse nesting deeper than ``max_depth`` without recursing (strings are skipped)."""
+    depth = 0
+    in_string = False
+    escaped = False
+    for index, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > max_depth:
+                raise JsonRefusal(
+                    f"not valid JSON: nesting deeper than {max_depth} levels at character {index}"
+                )
+        elif char in "]}":
+            depth -= 1
+
+
+def parse(data: bytes | str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
+    """Parse one JSON document strictly; raise :class:`JsonRefusal` on anything ambiguous."""
+    if isinstance(data, bytes):
+        if len(data) > max_bytes:
+            raise JsonRefusal(f"larger than {max_bytes} bytes ({len(data)} bytes)")
+        if data.startswith(b"\xef\xbb\xbf"):
+            raise JsonRefusal("not valid JSON: starts with a UTF-8 byte-order mark")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise JsonRefusal(f"not valid JSON: not UTF-8 text (byte {exc.start})") from None
+    else:
+        text = data
+        if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+            raise JsonRefusal(f"larger than {max_bytes} bytes")
+    _check_depth(text, max_depth)
+    try:
+        return json.loads(
+            text,
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
+            object_pairs_hook=_unique_object,
+        )
+    except JsonRefusal:
+        raise
+    except json.JSONDecodeError as exc:
+        raise JsonRefusal(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except (ValueError, RecursionError) as exc:  # e.g. an integer literal too long to convert
+        raise JsonRefusal(f"not valid JSON: {exc}") from None
+
+
+def dumps(value: Any) -> str:
+    """The kit's canonical text: sorted keys, two-space indent, no NaN, trailing newline."""
+    return json.dumps(value, indent=2, sort_keys=True, allow_nan=False, ensure_ascii=False) + "\n"
+
+
+def temporary_sibling(path: Path) -> Path:
+    """A fresh hidden name in the same directory, so a rename onto ``path`` is atomic."""
+    return path.with_name(f".{path.name}.tmp-{secrets.token_hex(6)}")
+
+
+def write_atomic(path: Path, data: bytes | str) -> None:
+    """Write ``data`` to ``path`` via a temporary sibling and a rename: never half-written."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    tmp = temporary_sibling(path)
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

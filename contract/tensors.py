@@ -1,0 +1,123 @@
+"""The session-time tensor contract (spec/contract.md §5.1): the graph and its manifest must agree.
+
+Checked on the ONNX Runtime session's own metadata, in the engine's order, first failure wins:
+exactly one input named ``inputName`` → exactly one output named ``outputName`` → input dtype FLOAT →
+input shape ``[batch,F]`` → output dtype FLOAT → output shape ``[batch,1]``. The batch dimension must
+be dynamic: a fixed batch, even 1, is refused (the search scores whole chance nodes in one call).
+Initializers that an older exporter also listed as graph inputs are not inputs (the runtime does not
+report them). Shapes render as the engine renders them: ``[batch,13]``, ``[1,13]``, ``[batch]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final, Protocol
+
+from contract.manifest import Manifest
+from contract.refusal import Refusal
+
+FLOAT_TENSOR: Final = "tensor(float)"
+DYNAMIC: Final = "batch"
+
+
+class NodeInfo(Protocol):
+    """The part of ``onnxruntime.NodeArg`` the contract reads."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def shape(self) -> Any: ...
+
+
+class SessionLike(Protocol):
+    def get_inputs(self) -> Sequence[NodeInfo]: ...
+
+    def get_outputs(self) -> Sequence[NodeInfo]: ...
+
+
+def _is_dynamic(dim: object) -> bool:
+    return dim is None or isinstance(dim, str) or (isinstance(dim, int) and dim < 0)
+
+
+def render_shape(shape: Sequence[object] | None) -> str:
+    dims = shape or []
+    return "[" + ",".join(DYNAMIC if _is_dynamic(d) else str(d) for d in dims) + "]"
+
+
+def _single(kind: str, nodes: Sequence[NodeInfo], expected: str) -> NodeInfo | Refusal:
+    names = [n.name for n in nodes]
+    if len(nodes) != 1 or names[0] != expected:
+        found = ", ".join(sorted(names))
+        return Refusal(f"ONNX model must expose exactly one {kind} named '{expected}'; found [{found}]")
+    return nodes[0]
+
+
+def _dtype(kind: str, node: NodeInfo) -> Refusal | None:
+    if not node.type.startswith("tensor("):
+        return Refusal(f"{kind} '{node.name}' must be a tensor; got {node.type}")
+    if node.type != FLOAT_TENSOR:
+        return Refusal(f"{kind} '{node.name}' must have FLOAT dtype")
+    return None
+
+
+def _shape(kind: str, node: NodeInfo, width: int) -> Refusal | None:
+    shape = list(node.shape or [])
+    if len(shape) == 2 and _is_dynamic(shape[0]) and shape[1] == width:
+        return None
+    return Refusal(
+        f"{kind} '{node.name}' must have shape [batch,{width}] with a dynamic batch dimension;"
+        f" got {render_shape(shape)}"
+    )
+
+
+def check_session(session: SessionLike, manifest: Manifest) -> Refusal | None:
+    """The contract on an open session; ``None`` when the graph serves the manifest."""
+    try:
+        inputs, outputs = list(session.get_inputs()), list(session.get_outputs())
+    except Exception as exc:  # the runtime's own failure, reported rather than raised
+        return Refusal(f"cannot read the ONNX graph: {exc}")
+    source = _single("input", inputs, manifest.input_name)
+    if isinstance(source, Refusal):
+        return source
+    sink = _single("output", outputs, manifest.output_name)
+    if isinstance(sink, Refusal):
+        return sink
+    return (
+        _dtype("input", source)
+        or _shape("input", source, manifest.feature_count)
+        or _dtype("output", sink)
+        or _shape("output", sink, 1)
+    )
+
+
+def open_session(model_path: Path) -> Any:
+    """An ONNX Runtime CPU session for ``model_path`` (raises on an unreadable graph)."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.log_severity_level = 3
+    return onnxruntime.InferenceSession(
+        str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
+    )
+
+
+def check_graph(model_path: Path, manifest: Manifest) -> Refusal | None:
+    """Open ``model_path`` and run the contract; ``None`` when it serves ``manifest``."""
+    try:
+        session = open_session(model_path)
+    except Exception as exc:  # onnxruntime raises its own exception types for bad graphs
+        return Refusal(f"cannot read the ONNX graph: {runtime_message(exc)}")
+    try:
+        return check_session(session, manifest)
+    finally:
+        del session
+
+
+def runtime_message(exc: BaseException) -> str:
+    text = str(exc).strip() or exc.__class__.__name__
+    return text.splitlines()[0]

@@ -1,0 +1,87 @@
+"""The stable CLI: ``validate`` and ``compat`` exit codes, human and JSON output."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "contract", *args], capture_output=True, text=True, check=False)
+
+
+@pytest.fixture
+def package(tmp_path: Path, graphs: dict[str, Path], manifests: Path) -> Path:
+    shutil.copy(graphs["value"], tmp_path / "model.onnx")
+    shutil.copy(manifests / "synthetic_kcp13_value_manifest.json", tmp_path / "manifest.json")
+    return tmp_path
+
+
+def test_validate_serves_a_good_package(package: Path) -> None:
+    done = run("validate", str(package), "--engine-version", "0.12.0", "--role", "position-value")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("serving synthetic-kcp13-value:")
+
+
+def test_validate_json_on_refusal(package: Path) -> None:
+    done = run("validate", str(package), "--engine-version", "1.0.0", "--json")
+    assert done.returncode == 1
+    assert json.loads(done.stdout) == {
+        "ok": False,
+        "message": f"{package / 'manifest.json'}: engineCompatibility '>=0.12.0 <1.0.0' "
+                   "does not include engine version '1.0.0'",
+    }
+
+
+def test_validate_by_files_runs_the_tensor_contract(tmp_path: Path, graphs: dict[str, Path], manifests: Path) -> None:
+    done = run("validate", "--model", str(graphs["static"]),
+               "--manifest", str(manifests / "synthetic_kcp13_static_batch_manifest.json"), "--engine-version", "0.12.0")
+    assert done.returncode == 1
+    assert done.stdout == (f"refusing to serve: {graphs['static']}: input 'input' must have shape [batch,13] "
+                           "with a dynamic batch dimension; got [1,13]\n")
+
+
+def test_validate_role_gate(package: Path) -> None:
+    done = run("validate", str(package), "--engine-version", "0.12.0", "--role", "move-prerank")
+    assert done.returncode == 1
+    assert done.stdout.endswith("modelRole 'position-value' cannot serve as 'move-prerank'\n")
+
+
+@pytest.mark.parametrize("args", [
+    ["validate", "--engine-version", "0.12.0"],
+    ["validate", "x", "--model", "m", "--manifest", "f", "--engine-version", "0.12.0"],
+    ["validate", "--model", "m", "--engine-version", "0.12.0"],
+    ["validate", "x", "--engine-version", "0.12.0", "--role", "leaf"],
+    ["compat", ">=0.12.0"],
+    ["nonsense"],
+])
+def test_usage_errors_exit_2(args: list[str]) -> None:
+    assert run(*args).returncode == 2
+
+
+def test_compat_json() -> None:
+    done = run("compat", ">=0.12.0 <1.0.0", "--engine-version", "0.12.0", "--json")
+    assert done.returncode == 0
+    assert json.loads(done.stdout) == {"ok": True, "message": None, "outcome": "satisfied",
+                                       "constraint": ">=0.12.0 <1.0.0", "engineVersion": "0.12.0"}
+
+
+@pytest.mark.parametrize(("constraint", "version", "outcome"), [
+    (">=0.12.0 <1.0.0", "1.0.0", "excluded"), ("  ", "0.12.0", "blank"), (">=0.12", "0.12.0", "invalid-constraint"),
+    (">=0.12.0", "0.12.0\n", "invalid-engine-version"),
+])
+def test_compat_refusals(constraint: str, version: str, outcome: str) -> None:
+    done = run("compat", "--engine-version", version, "--json", "--", constraint)
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["outcome"] == outcome
+
+
+def test_compat_human_refusal() -> None:
+    done = run("compat", "~>0.12.0", "--engine-version", "0.12.0")
+    assert done.stdout == ("refusing to serve: invalid engineCompatibility '~>0.12.0'; expected space-separated "
+                           "comparators such as '>=0.12.0 <1.0.0'\n")

@@ -1,0 +1,109 @@
+"""engineCompatibility: the recorded 62-case corpus, the exact §3.3 texts, and grammar/schema agreement."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from contract.compatibility import Outcome, evaluate, parse_constraint
+from contract.manifest_schema import manifest_versions
+
+VERDICTS = Path(__file__).resolve().parents[1] / "data" / "engine-compatibility-verdicts.json"
+CASES = json.loads(VERDICTS.read_text(encoding="utf-8"))["cases"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['constraint']!r}@{c['engineVersion']!r}" for c in CASES])
+def test_every_recorded_case_gets_the_engines_outcome(case: dict[str, str]) -> None:
+    assert evaluate(case["constraint"], case["engineVersion"]).outcome == case["engine"]
+
+
+def test_the_corpus_is_the_62_recorded_cases() -> None:
+    assert len(CASES) == 62
+
+
+# The engine's exact texts, spec/contract.md §3.3 (and the test-sourced message of §3.4).
+@pytest.mark.parametrize(
+    ("constraint", "version", "message"),
+    [
+        (">=0.12.0 <1.0.0", "0.11.0",
+         "engineCompatibility '>=0.12.0 <1.0.0' does not include engine version '0.11.0'"),
+        ("  ", "0.12.0", "engineCompatibility must not be blank"),
+        (">=0.12", "0.12.0",
+         "invalid engineCompatibility '>=0.12'; expected space-separated comparators such as '>=0.12.0 <1.0.0'"),
+        (">=0.12.0 <1.0.0", "0.12.1-SNAPSHOT",
+         "invalid engine version: invalid semantic version '0.12.1-SNAPSHOT'; expected MAJOR.MINOR.PATCH"),
+        (">=0.12.0 <1.0.0", "99999999999.0.0",
+         "invalid engine version: invalid semantic version '99999999999.0.0'; a component does not fit in an Int"),
+    ],
+)
+def test_messages_are_the_engines_texts(constraint: str, version: str, message: str) -> None:
+    assert evaluate(constraint, version).message == message
+
+
+def test_satisfied_has_no_message() -> None:
+    verdict = evaluate(">=0.12.0 <1.0.0", "0.12.0")
+    assert verdict.ok and verdict.message is None and verdict.outcome is Outcome.SATISFIED
+
+
+def test_every_comparator_is_parsed_before_any_is_evaluated() -> None:
+    # The first comparator already excludes 0.12.0; the second is garbage: invalid, not excluded.
+    assert evaluate("<0.1.0 bogus", "0.12.0").outcome is Outcome.INVALID_CONSTRAINT
+
+
+def test_leading_zeros_parse_as_their_value() -> None:
+    assert parse_constraint("0012.0.0") == [("=", (12, 0, 0))]
+
+
+def _schema_pattern() -> re.Pattern[str]:
+    spec = manifest_versions()["1.1.0"].document["properties"]["engineCompatibility"]
+    return re.compile(spec["pattern"])
+
+
+def _grammar_accepts(text: str) -> bool:
+    return evaluate(text, "0.12.0").outcome in (Outcome.SATISFIED, Outcome.EXCLUDED)
+
+
+@pytest.mark.parametrize("constraint", sorted({c["constraint"] for c in CASES}))
+def test_schema_pattern_and_grammar_agree_on_every_corpus_constraint(constraint: str) -> None:
+    assert (_schema_pattern().search(constraint) is not None) == _grammar_accepts(constraint)
+
+
+_ALPHABET = st.sampled_from(
+    [*"0123456789.<>=~^*|,-+vx ", "\t", "\n", "\x0b", "\x01", "\xa0", "\u0663", "\uff11", "\u2003"]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(_ALPHABET, max_size=24))
+def test_schema_pattern_and_grammar_agree_on_arbitrary_strings(text: str) -> None:
+    assert (_schema_pattern().search(text) is not None) == _grammar_accepts(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["", "=", ">", ">=", "<", "<="]),
+                  st.tuples(*[st.integers(0, 2**31 + 5)] * 3)),
+        min_size=1, max_size=4,
+    ),
+    st.tuples(*[st.integers(0, 2**31 + 5)] * 3),
+)
+def test_schema_pattern_and_grammar_agree_on_well_formed_comparators(
+    comparators: list[tuple[str, tuple[int, int, int]]], host: tuple[int, int, int]
+) -> None:
+    text = " ".join(f"{op}{a}.{b}.{c}" for op, (a, b, c) in comparators)
+    assert (_schema_pattern().search(text) is not None) == _grammar_accepts(text)
+    in_range = all(max(v) <= 2**31 - 1 for _, v in comparators)
+    assert _grammar_accepts(text) == in_range
+
+
+@given(st.text(max_size=30), st.text(max_size=16))
+@settings(max_examples=300, deadline=None)
+def test_evaluate_never_raises(constraint: str, version: str) -> None:
+    verdict = evaluate(constraint, version)
+    assert (verdict.message is None) == (verdict.outcome is Outcome.SATISFIED)

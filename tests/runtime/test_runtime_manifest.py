@@ -1,0 +1,186 @@
+"""The manifest check table: every §4.1 message (steps 3-6) with its exact text, and the order.
+
+Each case mutates one of the engine's own fixture manifests; expected texts are copied from
+spec/contract.md §2-§4, never produced by the kit.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from contract.manifest import CHECKS, read_manifest
+
+MANIFESTS = Path(__file__).resolve().parents[1] / "data" / "manifests"
+
+ABSENT = object()
+
+
+def _base(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((MANIFESTS / f"synthetic_kcp13_{name}_manifest.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+def _variant(name: str, **changes: Any) -> bytes:
+    doc = _base(name)
+    for key, value in changes.items():
+        if value is ABSENT:
+            doc.pop(key, None)
+        else:
+            doc[key] = value
+    return json.dumps(doc).encode()
+
+
+CURRENT = "value"          # 1.1.0 position-value
+LEGACY = "value_legacy"    # 1.0.0
+
+MESSAGE_CASES: list[tuple[str, bytes, str]] = [
+    ("not an object", b"[1, 2]", "manifest must be a JSON object"),
+    ("missing version", _variant(CURRENT, manifestVersion=ABSENT), "missing required field 'manifestVersion'"),
+    ("version not a string", _variant(CURRENT, manifestVersion=1.1), "field 'manifestVersion' must be a string"),
+    ("unsupported version", _variant(CURRENT, manifestVersion="1.2.0"),
+     "unsupported manifestVersion '1.2.0'; expected one of 1.0.0, 1.1.0"),
+    ("missing modelId", _variant(CURRENT, modelId=ABSENT), "missing required field 'modelId'"),
+    ("numeric modelId", b'{"manifestVersion": "1.0.0", "modelId": 7}', "field 'modelId' must be a string"),
+    ("1.0.0 with modelRole", _variant(LEGACY, modelRole="position-value"),
+     "manifestVersion 1.0.0 does not define field 'modelRole'"),
+    ("1.0.0 with perspective", _variant(LEGACY, perspective="side-to-move"),
+     "manifestVersion 1.0.0 does not define field 'perspective'"),
+    ("1.0.0 with inputName (kit stricter than engine)", _variant(LEGACY, inputName="features"),
+     "manifestVersion 1.0.0 does not define field 'inputName'"),
+    ("1.0.0 with outputName (kit stricter than engine)", _variant(LEGACY, outputName="score"),
+     "manifestVersion 1.0.0 does not define field 'outputName'"),
+    ("1.1.0 without modelRole", _variant(CURRENT, modelRole=ABSENT),
+     "manifestVersion 1.1.0 requires field 'modelRole'"),
+    ("1.1.0 with null modelRole", _variant(CURRENT, modelRole=None),
+     "manifestVersion 1.1.0 requires field 'modelRole'"),
+    ("1.1.0 without perspective", _variant(CURRENT, perspective=ABSENT),
+     "manifestVersion 1.1.0 requires field 'perspective'"),
+    ("featureCount fraction", _variant(CURRENT, featureCount=12.5), "field 'featureCount' must be a whole number"),
+    ("featureCount string", _variant(CURRENT, featureCount="13"), "field 'featureCount' must be a whole number"),
+    ("featureCount bool", _variant(CURRENT, featureCount=True), "field 'featureCount' must be a whole number"),
+    ("missing engineCompatibility", _variant(CURRENT, engineCompatibility=ABSENT),
+     "missing required field 'engineCompatibility'"),
+    ("calibration not object", _variant(CURRENT, calibration=[1.0]), "field 'calibration' must be an object"),
+    ("temperature not number", _variant(CURRENT, calibration={"temperature": "1.0"}),
+     "field 'temperature' must be a number"),
+    ("brierScore not number", _variant(CURRENT, calibration={"brierScore": True}),
+     "field 'brierScore' must be a number"),
+    ("logLoss not number", _variant(CURRENT, calibration={"logLoss": {}}), "field 'logLoss' must be a number"),
+    ("calibratedOn not string", _variant(CURRENT, calibration={"calibratedOn": 3}),
+     "field 'calibratedOn' must be a string"),
+    ("provenance not object", _variant(CURRENT, provenance="x"), "field 'provenance' must be an object"),
+    ("provenance nested", _variant(CURRENT, provenance={"run": {"a": 1}}),
+     "field 'provenance.run' must be a string, number or boolean"),
+    ("provenance null value", _variant(CURRENT, provenance={"run": None}),
+     "field 'provenance.run' must be a string, number or boolean"),
+    ("blank modelId", _variant(CURRENT, modelId=" \t\x01"), "modelId must not be blank"),
+    ("short digest", _variant(CURRENT, modelSha256="ab" * 31), "modelSha256 must be exactly 64 hexadecimal characters"),
+    ("digest with newline", _variant(CURRENT, modelSha256="ab" * 32 + "\n"),
+     "modelSha256 must be exactly 64 hexadecimal characters"),
+    ("digest with Unicode digits", _variant(CURRENT, modelSha256="\u0663" * 64),
+     "modelSha256 must be exactly 64 hexadecimal characters"),
+    ("unknown role", _variant(CURRENT, modelRole="Position-Value"),
+     "unknown modelRole 'Position-Value'; known roles: chance-collapse, move-prerank, position-value"),
+    ("unknown schema", _variant(CURRENT, featureSchema="kcp-14"),
+     "unknown featureSchema 'kcp-14'; known schemas: kcp-13, kcp-mobility-27-v1, kcp-mobility-pawns-31-v1, "
+     "material-7-v1, raw-board-768-v1, rich-9-v1, rich-pdi-11-v1"),
+    ("width mismatch", _variant(CURRENT, featureCount=27),
+     "featureCount 27 does not match featureSchema 'kcp-13' (13 columns)"),
+    ("blank inputName", _variant(CURRENT, inputName=" "), "inputName must not be blank"),
+    ("blank outputName", _variant(CURRENT, outputName=""), "outputName must not be blank"),
+    ("unknown perspective", _variant(CURRENT, perspective="white"),
+     "unsupported perspective 'white'; supported: side-to-move"),
+    ("excluded engine", _variant(CURRENT, engineCompatibility=">=0.13.0"),
+     "engineCompatibility '>=0.13.0' does not include engine version '0.12.0'"),
+    ("blank constraint", _variant(CURRENT, engineCompatibility="  "), "engineCompatibility must not be blank"),
+    ("invalid constraint", _variant(CURRENT, engineCompatibility="~>0.12.0"),
+     "invalid engineCompatibility '~>0.12.0'; expected space-separated comparators such as '>=0.12.0 <1.0.0'"),
+    ("duplicate keys", b'{"manifestVersion": "1.1.0", "manifestVersion": "1.0.0"}',
+     "not valid JSON: duplicate key 'manifestVersion'"),
+    ("NaN", b'{"manifestVersion": NaN}', "not valid JSON: NaN is not a JSON number"),
+    ("Infinity", b'{"featureCount": -Infinity}', "not valid JSON: -Infinity is not a JSON number"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "message"), MESSAGE_CASES, ids=[c[0] for c in MESSAGE_CASES])
+def test_each_refusal_has_its_exact_message(name: str, text: bytes, message: str) -> None:
+    result = read_manifest(text, "0.12.0")
+    assert not result.ok
+    assert result.message == message
+
+
+def test_invalid_engine_version_is_reported_with_the_engines_text() -> None:
+    result = read_manifest(_variant(CURRENT), "0.12.1-SNAPSHOT")
+    assert result.message == (
+        "invalid engine version: invalid semantic version '0.12.1-SNAPSHOT'; expected MAJOR.MINOR.PATCH"
+    )
+
+
+def test_expected_role_gate() -> None:
+    result = read_manifest(_variant("prerank"), "0.12.0", expected_role="position-value")
+    assert result.message == "modelRole 'move-prerank' cannot serve as 'position-value'"
+
+
+def test_legacy_manifest_reads_with_the_1_0_0_defaults_and_passes_the_value_gate() -> None:
+    result = read_manifest(_variant(LEGACY), "0.12.0", expected_role="position-value")
+    assert result.manifest is not None
+    m = result.manifest
+    assert (m.model_role, m.perspective, m.input_name, m.output_name) == (
+        "position-value", "side-to-move", "input", "output")
+
+
+def test_null_reads_as_absent_under_1_0_0() -> None:
+    result = read_manifest(_variant(LEGACY, modelRole=None, inputName=None), "0.12.0")
+    assert result.ok
+
+
+def test_a_whole_float_width_is_the_same_width() -> None:
+    for width in ("13.0", "1.3e1"):
+        text = _variant(CURRENT).replace(b'"featureCount": 13', b'"featureCount": ' + width.encode())
+        result = read_manifest(text, "0.12.0")
+        assert result.manifest is not None and result.manifest.feature_count == 13
+
+
+def test_provenance_scalars_become_text() -> None:
+    result = read_manifest(_variant(CURRENT, provenance={"epochs": 12, "shuffled": True, "run": "abc",
+                                                          "ratio": 0.25}), "0.12.0")
+    assert result.manifest is not None
+    assert result.manifest.provenance == {"epochs": "12", "shuffled": "true", "run": "abc", "ratio": "0.25"}
+
+
+def test_unknown_fields_are_ignored() -> None:
+    assert read_manifest(_variant(CURRENT, trainedBy="someone", extra={"a": [1]}), "0.12.0").ok
+
+
+def test_uppercase_digest_is_accepted() -> None:
+    digest = _base(CURRENT)["modelSha256"].upper()
+    assert read_manifest(_variant(CURRENT, modelSha256=digest), "0.12.0").ok
+
+
+def test_first_failure_wins_in_the_engines_field_order() -> None:
+    # Both modelId and featureSchema are wrong: modelId comes first in the structural order.
+    text = _variant(CURRENT, modelId=5, featureSchema=7)
+    assert read_manifest(text, "0.12.0").message == "field 'modelId' must be a string"
+    # Structural reading of every field precedes value validation: a blank id loses to a bad calibration.
+    text = _variant(CURRENT, modelId=" ", calibration=3)
+    assert read_manifest(text, "0.12.0").message == "field 'calibration' must be an object"
+
+
+def test_the_check_table_is_in_the_engines_order() -> None:
+    codes = [code for code, _ in CHECKS]
+    structural = ["manifestVersion", "modelId", "modelSha256", "modelRole", "featureSchema", "featureCount",
+                  "inputName", "outputName", "perspective", "engineCompatibility", "evaluationProfile",
+                  "calibration", "provenance"]
+    assert codes[: len(structural)] == structural
+    assert codes[-1] == "expectedRole"
+
+
+def test_nesting_and_size_limits() -> None:
+    deep = b'{"a":' * 65 + b"1" + b"}" * 65
+    assert read_manifest(deep, "0.12.0").message == "not valid JSON: nesting deeper than 64 levels at character 320"
+    big = b'{"pad": "' + b"x" * (1024 * 1024) + b'"}'
+    assert read_manifest(big, "0.12.0").message == f"larger than 1048576 bytes ({len(big)} bytes)"

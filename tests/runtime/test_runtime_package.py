@@ -1,0 +1,151 @@
+"""Package loading (§4.1 steps 1, 2, 7, path prefixes) and the engine's verdict on each reference manifest."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from contract.package import ModelPackage
+from contract.refusal import Refusal
+from contract.scoring import Scorer, ScoringError
+
+# Reference manifest -> the graph it describes (spec/contract.md §8.1).
+PAIRS = {
+    "value": "value",
+    "value_legacy": "value",
+    "collapse": "value",
+    "prerank": "value",
+    "renamed_tensors": "renamed",
+    "static_batch": "static",
+}
+
+
+def _load(graphs: dict[str, Path], manifests: Path, name: str, role: str | None = None) -> ModelPackage | Refusal:
+    return ModelPackage.load_files(graphs[PAIRS[name]], manifests / f"synthetic_kcp13_{name}_manifest.json",
+                                   "0.12.0", role)
+
+
+@pytest.mark.parametrize("name", ["value", "value_legacy", "collapse", "prerank", "renamed_tensors", "static_batch"])
+def test_every_reference_manifest_loads_with_its_graph(graphs: dict[str, Path], manifests: Path, name: str) -> None:
+    assert isinstance(_load(graphs, manifests, name), ModelPackage)
+
+
+@pytest.mark.parametrize(("name", "role"), [("value", "position-value"), ("value_legacy", "position-value"),
+                                            ("collapse", "chance-collapse"), ("prerank", "move-prerank")])
+def test_each_role_serves_as_itself(graphs: dict[str, Path], manifests: Path, name: str, role: str) -> None:
+    package = _load(graphs, manifests, name, role)
+    assert isinstance(package, ModelPackage) and package.manifest.model_role == role
+
+
+def test_static_batch_is_refused_when_the_session_opens(graphs: dict[str, Path], manifests: Path) -> None:
+    package = _load(graphs, manifests, "static_batch")
+    assert isinstance(package, ModelPackage)
+    scorer = Scorer.from_package(package)
+    assert isinstance(scorer, Refusal)
+    assert scorer.message == "input 'input' must have shape [batch,13] with a dynamic batch dimension; got [1,13]"
+
+
+def test_renamed_tensors_load_and_score_like_the_default_model(graphs: dict[str, Path], manifests: Path) -> None:
+    renamed = _load(graphs, manifests, "renamed_tensors")
+    value = _load(graphs, manifests, "value")
+    assert isinstance(renamed, ModelPackage) and isinstance(value, ModelPackage)
+    assert (renamed.manifest.input_name, renamed.manifest.output_name) == ("features", "win_probability")
+    rows = np.random.default_rng(7).normal(size=(9, 13)).astype(np.float32)
+    a, b = Scorer.from_package(renamed), Scorer.from_package(value)
+    assert isinstance(a, Scorer) and isinstance(b, Scorer)
+    assert np.array_equal(a.score(rows), b.score(rows))
+
+
+def test_scoring_refuses_bad_batches(graphs: dict[str, Path], manifests: Path) -> None:
+    package = _load(graphs, manifests, "value")
+    assert isinstance(package, ModelPackage)
+    scorer = Scorer.from_package(package)
+    assert isinstance(scorer, Scorer)
+    with pytest.raises(ScoringError, match=r"^features must be \[n,13\], got \[2, 12\]$"):
+        scorer.score(np.zeros((2, 12), np.float32))
+    with pytest.raises(ScoringError, match=r"^features must be float32, got float64$"):
+        scorer.score(np.zeros((2, 13)))
+    with pytest.raises(ScoringError, match=r"^features contain a non-finite value$"):
+        scorer.score(np.full((1, 13), np.nan, np.float32))
+    assert scorer.score(np.zeros((0, 13), np.float32)).shape == (0,)
+
+
+def test_a_model_whose_output_is_not_finite_is_refused(tmp_path: Path) -> None:
+    from runtime_graphs import build
+
+    from contract.manifest import read_manifest
+    from contract.package import sha256_file
+
+    model = tmp_path / "model.onnx"
+    model.write_bytes(build())  # output = 0.5 * sum(input): overflows to inf for huge inputs
+    text = json.dumps({"manifestVersion": "1.1.0", "modelId": "m", "modelSha256": sha256_file(model),
+                       "modelRole": "position-value", "featureSchema": "kcp-13", "featureCount": 13,
+                       "perspective": "side-to-move", "engineCompatibility": ">=0.12.0"})
+    (tmp_path / "manifest.json").write_text(text)
+    assert read_manifest(text, "0.12.0").ok
+    package = ModelPackage.load(tmp_path, "0.12.0")
+    assert isinstance(package, ModelPackage)
+    scorer = Scorer.from_package(package)
+    assert isinstance(scorer, Scorer)
+    with pytest.raises(ScoringError, match=r"^ONNX output contains a non-finite value$"):
+        scorer.score(np.full((1, 13), 3e38, np.float32))
+
+
+def test_missing_model_is_refused_first(tmp_path: Path, manifests: Path) -> None:
+    result = ModelPackage.load(tmp_path, "0.12.0")
+    assert result == Refusal(f"{tmp_path / 'model.onnx'}: model file not readable")
+
+
+def test_a_directory_is_not_a_readable_model(tmp_path: Path, manifests: Path) -> None:
+    (tmp_path / "model.onnx").mkdir()
+    shutil.copy(manifests / "synthetic_kcp13_value_manifest.json", tmp_path / "manifest.json")
+    assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(f"{tmp_path / 'model.onnx'}: model file not readable")
+
+
+def test_missing_manifest_is_refused(tmp_path: Path, graphs: dict[str, Path]) -> None:
+    shutil.copy(graphs["value"], tmp_path / "model.onnx")
+    assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(
+        f"{tmp_path / 'manifest.json'}: manifest file not readable")
+
+
+def test_an_oversized_manifest_is_refused_before_parsing(tmp_path: Path, graphs: dict[str, Path]) -> None:
+    shutil.copy(graphs["value"], tmp_path / "model.onnx")
+    (tmp_path / "manifest.json").write_bytes(b" " * (1024 * 1024 + 1))
+    assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(
+        f"{tmp_path / 'manifest.json'}: manifest file is larger than 1048576 bytes")
+
+
+def test_manifest_messages_carry_the_manifest_path(tmp_path: Path, graphs: dict[str, Path]) -> None:
+    shutil.copy(graphs["value"], tmp_path / "model.onnx")
+    (tmp_path / "manifest.json").write_text("[1, 2]")
+    assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(
+        f"{tmp_path / 'manifest.json'}: manifest must be a JSON object")
+
+
+def test_digest_mismatch_names_both_digests(tmp_path: Path, graphs: dict[str, Path], manifests: Path) -> None:
+    result = ModelPackage.load_files(graphs["renamed"], manifests / "synthetic_kcp13_value_manifest.json", "0.12.0")
+    assert result == Refusal(
+        f"{graphs['renamed']}: model SHA-256 mismatch: manifest "
+        "e078ff34038d02b504b1d9a68535f88d6860ef1ce464a9168bc3db5b7950d980, file "
+        "b368eec5dc8c72330566a75f444de4edaf231650204a53afa934679c40a539da"
+    )
+
+
+def test_an_upper_case_digest_verifies(tmp_path: Path, graphs: dict[str, Path], manifests: Path) -> None:
+    text = (manifests / "synthetic_kcp13_value_manifest.json").read_text()
+    digest = "e078ff34038d02b504b1d9a68535f88d6860ef1ce464a9168bc3db5b7950d980"
+    (tmp_path / "manifest.json").write_text(text.replace(digest, digest.upper()))
+    shutil.copy(graphs["value"], tmp_path / "model.onnx")
+    assert isinstance(ModelPackage.load(tmp_path, "0.12.0"), ModelPackage)
+
+
+def test_the_digest_is_checked_before_the_graph_is_opened(tmp_path: Path, manifests: Path) -> None:
+    # A model that is not a graph at all is refused by digest, never by a graph parser.
+    (tmp_path / "model.onnx").write_bytes(b"garbage")
+    shutil.copy(manifests / "synthetic_kcp13_value_manifest.json", tmp_path / "manifest.json")
+    result = ModelPackage.load(tmp_path, "0.12.0")
+    assert isinstance(result, Refusal) and "model SHA-256 mismatch" in result.message

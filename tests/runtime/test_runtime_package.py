@@ -149,3 +149,38 @@ def test_the_digest_is_checked_before_the_graph_is_opened(tmp_path: Path, manife
     shutil.copy(manifests / "synthetic_kcp13_value_manifest.json", tmp_path / "manifest.json")
     result = ModelPackage.load(tmp_path, "0.12.0")
     assert isinstance(result, Refusal) and "model SHA-256 mismatch" in result.message
+
+
+def test_a_manifest_that_cannot_be_read_is_refused_with_the_io_message(
+        tmp_path: Path, graphs: dict[str, Path], manifests: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    import contract.package as package_module
+
+    shutil.copy(graphs["value"], tmp_path / "model.onnx")
+    shutil.copy(manifests / "synthetic_kcp13_value_manifest.json", tmp_path / "manifest.json")
+    real_open = builtins.open
+
+    def failing_open(path: object, *args: object, **kwargs: object) -> object:
+        if str(path).endswith("manifest.json"):
+            raise OSError(5, "Input/output error")
+        return real_open(path, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(package_module, "open", failing_open, raising=False)
+    assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(
+        f"{tmp_path / 'manifest.json'}: cannot be read: Input/output error")
+
+
+def test_a_model_that_cannot_be_digested_is_refused_with_the_io_message(
+        tmp_path: Path, graphs: dict[str, Path], manifests: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import contract.package as package_module
+
+    shutil.copy(graphs["value"], tmp_path / "model.onnx")
+    shutil.copy(manifests / "synthetic_kcp13_value_manifest.json", tmp_path / "manifest.json")
+
+    def failing_digest(path: Path) -> str:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(package_module, "sha256_file", failing_digest)
+    model = tmp_path / "model.onnx"
+    assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(f"{model}: cannot digest {model}: Input/output error")

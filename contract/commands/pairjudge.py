@@ -1,0 +1,101 @@
+"""``python -m contract pairjudge verify BUNDLE_DIR``: is this a pairjudge.json v1 bundle the
+reference loader would accept? Reads JSON, tokenizer files and safetensors headers only (no torch).
+
+Exit 0 accepted, 1 refused, 2 usage (bad options, an unreadable ``--packer-config`` file, legacy
+loading without its label order and packer config). ``--json`` prints
+``{"ok": bool, "message": str|null, "warnings": [...]}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from contract import strictjson
+from contract.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from contract.pairjudge import LAYERS, Verdict, verify_bundle
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "pairjudge",
+        help="verify pairjudge.json v1 model bundles (pairwise LLM judges)",
+        description="pairjudge.json format version 1 bundles, checked without torch.",
+    )
+    actions = parser.add_subparsers(dest="pairjudge_command", metavar="ACTION", required=True)
+    verify = actions.add_parser(
+        "verify",
+        help="verify a bundle directory",
+        description="Verify a pairjudge bundle directory as the pairjudge 0.3.0 loader would.",
+    )
+    verify.add_argument("bundle", metavar="BUNDLE_DIR", type=Path)
+    verify.add_argument(
+        "--layer",
+        choices=LAYERS,
+        default="full",
+        help="manifest: pairjudge.json and file digests only; full (default): also the model files",
+    )
+    verify.add_argument(
+        "--allow-legacy",
+        action="store_true",
+        help="accept a bundle without pairjudge.json (needs --label-order and --packer-config)",
+    )
+    verify.add_argument("--label-order", metavar="A,B,C", help="e.g. a_wins,b_wins,tie")
+    verify.add_argument(
+        "--packer-config",
+        metavar="FILE.json",
+        type=Path,
+        help="a JSON object of PackerConfig fields (absent fields take the defaults)",
+    )
+    verify.add_argument("--json", action="store_true", help="print one JSON object")
+    verify.set_defaults(handler=run)
+
+
+def _usage(args: argparse.Namespace, message: str) -> int:
+    if args.json:
+        print(json.dumps(Verdict(False, message).to_json(), ensure_ascii=False))
+    print(f"usage error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _packer_config(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    try:
+        value = strictjson.parse(path.read_bytes())
+    except OSError as exc:
+        return None, f"cannot read --packer-config {path}: {exc.strerror or exc}"
+    except strictjson.JsonRefusal as exc:
+        return None, f"--packer-config {path} is {exc}"
+    if not isinstance(value, dict):
+        return None, f"--packer-config {path} must hold a JSON object of PackerConfig fields"
+    return value, None
+
+
+def run(args: argparse.Namespace) -> int:
+    order = None if args.label_order is None else args.label_order.split(",")
+    packer = None
+    if args.packer_config is not None:
+        packer, problem = _packer_config(args.packer_config)
+        if problem is not None:
+            return _usage(args, problem)
+    verdict = verify_bundle(
+        args.bundle,
+        layer=args.layer,
+        allow_legacy=args.allow_legacy,
+        label_order=order,
+        packer_config=packer,
+    )
+    if verdict.stage == "arguments":
+        return _usage(args, verdict.message or "invalid arguments")
+    if args.json:
+        print(json.dumps(verdict.to_json(), ensure_ascii=False))
+    else:
+        for warning in verdict.warnings:
+            print(f"warning: {warning}")
+        if verdict.ok:
+            print(f"pairjudge bundle {args.bundle} verified ({args.layer} layer)")
+        else:
+            print(f"refused: {verdict.message}")
+    return EXIT_OK if verdict.ok else EXIT_REFUSED

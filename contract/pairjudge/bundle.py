@@ -1,0 +1,582 @@
+"""Verify a pairjudge bundle directory without torch: :func:`verify_bundle`.
+
+Three ordered tables, first failure wins:
+
+1. :data:`ARGUMENT_CHECKS`: the caller's options (legacy loading needs an explicit label order and
+   packer config; each is validated as the reference validates it).
+2. :data:`contract.pairjudge.manifest.MANIFEST_CHECKS` (the ``manifest`` layer, the reference's
+   ``read_manifest``), then :data:`OVERRIDE_CHECKS` (a caller's packer config or label order must
+   equal the stored ones).
+3. :data:`BUNDLE_CHECKS` (the ``full`` layer): what the reference's ``from_pretrained`` checks when
+   it loads the model, done from files: tokenizer pad/eos/bos ids and padding side against the
+   tokenizer files, safetensors headers well-formed, sharded weights consistent with their index,
+   the weights complete for the architecture (or, where the kit does not know the architecture, a
+   3-row classification head present), adapters with a head and tied to an embedded ``base/`` or
+   an exact 40-hex base revision, ``config.json`` classes, pad id, ``id2label`` and ``label2id``
+   against ``label_order``, and the manifest's tokenizer metadata.
+
+A bundle without ``pairjudge.json`` is refused unless legacy loading is asked for; a legacy bundle
+is treated as ``full`` and still refused for a missing head or a conflicting class mapping.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from contract.pairjudge import architecture, referencejson
+from contract.pairjudge.checktable import PASS, Check, Entry, Fields, ForEach, Within, first_failure
+from contract.pairjudge.manifest import (
+    LABELS,
+    MANIFEST_CHECKS,
+    MANIFEST_NAME,
+    ManifestSubject,
+    label_order_problem,
+    schema_warnings,
+    unsafe_path,
+)
+from contract.pairjudge.packer import PACKER_CHECKS, PackerSubject, json_kind
+from contract.pairjudge.safetensors import Header, HeaderRefusal, read_header
+from contract.pairjudge.tokenizer import Tokenizer, TokenizerProblem, read_tokenizer
+from contract.pairjudge.verdict import Stage, Verdict
+
+Layer = Literal["manifest", "full"]
+LAYERS: tuple[Layer, ...] = ("manifest", "full")
+
+CONFIG_FILE = "config.json"
+WEIGHTS_FILE = "model.safetensors"
+WEIGHTS_INDEX = "model.safetensors.index.json"
+ADAPTER_CONFIG = "adapter_config.json"
+ADAPTER_WEIGHTS = "adapter_model.safetensors"
+BASE_DIR = "base"
+EMBEDDED_BASE_ID = "embedded-local-base"
+MAX_SIDE_JSON_BYTES = 64 * 1024 * 1024
+_COMMIT = re.compile(r"[0-9a-f]{40}")
+_CLASS_COUNT = len(LABELS)
+
+# -- 1. the caller's arguments ---------------------------------------------------------------------
+
+
+@dataclass
+class Arguments:
+    allow_legacy: bool
+    label_order: list[Any] | None
+    packer_config: Mapping[str, Any] | None
+
+
+def _legacy_arguments(a: Arguments) -> Fields | None:
+    return {} if a.allow_legacy and (a.packer_config is None or a.label_order is None) else PASS
+
+
+def _label_order_argument(a: Arguments) -> Fields | None:
+    return {} if a.label_order is not None and label_order_problem(a.label_order) else PASS
+
+
+ARGUMENT_CHECKS: tuple[Entry[Arguments], ...] = (
+    Check("arguments.legacy", _legacy_arguments, "legacy loading requires explicit packer_config and label_order"),
+    Check(
+        "arguments.label_order",
+        _label_order_argument,
+        "label_order must be a permutation of ('a_wins', 'b_wins', 'tie')",
+    ),
+    Within(lambda a: PackerSubject({} if a.packer_config is None else a.packer_config), PACKER_CHECKS),
+)
+
+# -- the subject of the override and bundle tables -------------------------------------------------
+
+
+@dataclass
+class WeightsFacts:
+    """Tensor name -> shape over all files of one model's weights, and the files read."""
+
+    shapes: dict[str, tuple[int, ...]]
+    files: list[str]
+
+
+@dataclass
+class BundleSubject:
+    bundle: Path
+    manifest: ManifestSubject | None  # None: a legacy bundle
+    label_order: list[Any]
+    arguments: Arguments
+    warnings: list[str] = field(default_factory=list)
+    tokenizer: Tokenizer | None = None
+    config: dict[str, Any] | None = None
+    weights: WeightsFacts | None = None
+    adapter_weights: Header | None = None
+
+    @property
+    def document(self) -> dict[str, Any]:
+        return {} if self.manifest is None else dict(self.manifest.document)
+
+    @property
+    def artifact_type(self) -> str:
+        return "full" if self.manifest is None else str(self.manifest.document["artifact_type"])
+
+    @property
+    def full(self) -> bool:
+        return self.artifact_type == "full"
+
+    def listed(self, relative: str) -> bool:
+        files = self.document.get("files")
+        return isinstance(files, dict) and any(os.path.normpath(k) == relative for k in files)
+
+
+# -- 2b. caller overrides against the stored manifest ----------------------------------------------
+
+
+def _packer_override(s: BundleSubject) -> Fields | None:
+    given = s.arguments.packer_config
+    if given is None or s.manifest is None:
+        return PASS
+    return PASS if PackerSubject(given).filled() == s.manifest.packer.filled() else {}
+
+
+def _label_order_override(s: BundleSubject) -> Fields | None:
+    given = s.arguments.label_order
+    if given is None or s.manifest is None:
+        return PASS
+    return PASS if list(given) == s.label_order else {}
+
+
+OVERRIDE_CHECKS: tuple[Entry[BundleSubject], ...] = (
+    Check("override.packer", _packer_override, "packer override conflicts with the trained artifact"),
+    Check("override.label_order", _label_order_override, "label_order conflicts with the artifact"),
+)
+
+# -- 3. the files behind the manifest --------------------------------------------------------------
+
+
+def _read_json_file(path: Path, name: str, warnings: list[str]) -> tuple[Any, str | None]:
+    """(value, None) or (None, problem) for a side JSON file such as config.json."""
+    if not os.path.isfile(path):
+        return None, f"{name} is missing"
+    try:
+        if path.stat().st_size > MAX_SIDE_JSON_BYTES:
+            return None, f"{name} is larger than {MAX_SIDE_JSON_BYTES} bytes"
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, f"{name} cannot be read ({exc.strerror or exc})"
+    parsed = referencejson.load(data, name)
+    if isinstance(parsed, referencejson.JsonProblem):
+        return None, parsed.problem
+    warnings.extend(parsed.warnings)
+    if not isinstance(parsed.value, dict):
+        return None, f"{name} is not a JSON object"
+    return parsed.value, None
+
+
+def _header(path: Path, name: str, warnings: list[str]) -> Header | str:
+    if not os.path.isfile(path):
+        return f"{name} is missing"
+    header = read_header(path)
+    if isinstance(header, HeaderRefusal):
+        return f"{name} is not a well-formed safetensors file: {header.problem}"
+    warnings.extend(f"{name}: {w}" for w in header.warnings)
+    return header
+
+
+def _sharded_weights(directory: Path, prefix: str, warnings: list[str]) -> WeightsFacts | str:
+    """Shards named by ``model.safetensors.index.json``, checked against each other and the index."""
+    index_name = prefix + WEIGHTS_INDEX
+    index, problem = _read_json_file(directory / WEIGHTS_INDEX, index_name, warnings)
+    if problem is not None:
+        return problem
+    weight_map = index.get("weight_map")
+    if not isinstance(weight_map, dict) or not all(isinstance(v, str) for v in weight_map.values()):
+        return f"{index_name} has no weight_map object mapping tensor names to shard files"
+    shapes: dict[str, tuple[int, ...]] = {}
+    owner: dict[str, str] = {}
+    total = 0
+    shards = list(dict.fromkeys(weight_map.values()))
+    for shard in shards:
+        if unsafe_path(shard) or "/" in shard or shard in ("", "."):
+            return f"{index_name} names the unsafe shard file {shard!r}"
+        header = _header(directory / shard, prefix + shard, warnings)
+        if isinstance(header, str):
+            return header
+        for name, info in header.tensors.items():
+            if name in owner:
+                return f"tensor {name!r} is in both {prefix + owner[name]} and {prefix + shard}"
+            owner[name] = shard
+            shapes[name] = info.shape
+            total += info.nbytes
+    for name, shard in weight_map.items():
+        if owner.get(name) != shard:
+            return f"{index_name} maps tensor {name!r} to {shard}, which does not hold it"
+    stray = sorted(set(owner) - set(weight_map))
+    if stray:
+        return f"shard {prefix + owner[stray[0]]} holds tensor {stray[0]!r}, which {index_name} does not list"
+    metadata = index.get("metadata")
+    declared = metadata.get("total_size") if isinstance(metadata, dict) else None
+    if declared != total:
+        warnings.append(f"{index_name} metadata.total_size is {declared!r}; the shards hold {total} bytes")
+    return WeightsFacts(shapes, [prefix + shard for shard in shards])
+
+
+def _model_weights(directory: Path, prefix: str, warnings: list[str]) -> WeightsFacts | str:
+    """The weights Transformers would load from ``directory`` (single file first, then shards)."""
+    if os.path.isfile(directory / WEIGHTS_FILE):
+        header = _header(directory / WEIGHTS_FILE, prefix + WEIGHTS_FILE, warnings)
+        if isinstance(header, str):
+            return header
+        return WeightsFacts({n: t.shape for n, t in header.tensors.items()}, [prefix + WEIGHTS_FILE])
+    if os.path.isfile(directory / WEIGHTS_INDEX):
+        return _sharded_weights(directory, prefix, warnings)
+    return f"no weights: neither {prefix + WEIGHTS_FILE} nor {prefix + WEIGHTS_INDEX}"
+
+
+def _warn_unlisted(s: BundleSubject, names: Sequence[str]) -> None:
+    if s.manifest is None:
+        return
+    for name in names:
+        if not s.listed(name):
+            s.warnings.append(
+                f"{name} is loaded but not listed in pairjudge.json files, so its digest is not checked "
+                "(the reference accepts this)"
+            )
+
+
+def _tokenizer_files(s: BundleSubject) -> Fields | None:
+    found = read_tokenizer(s.bundle)
+    if isinstance(found, TokenizerProblem):
+        return {"problem": found.problem}
+    s.tokenizer = found
+    s.warnings.extend(found.warnings)
+    return PASS
+
+
+def _pad_token(s: BundleSubject) -> Fields | None:
+    assert s.tokenizer is not None
+    return PASS if s.tokenizer.pad_token_id is not None else {}
+
+
+def _config(s: BundleSubject) -> Fields | None:
+    if not s.full:
+        return PASS
+    value, problem = _read_json_file(s.bundle / CONFIG_FILE, CONFIG_FILE, s.warnings)
+    if problem is not None:
+        return {"problem": problem}
+    s.config = value
+    return PASS
+
+
+def _full_weights(s: BundleSubject) -> Fields | None:
+    if not s.full:
+        return PASS
+    found = _model_weights(s.bundle, "", s.warnings)
+    if isinstance(found, str):
+        return {"problem": found}
+    s.weights = found
+    _warn_unlisted(s, found.files)
+    return PASS
+
+
+def _weights_complete(s: BundleSubject) -> Fields | None:
+    if not s.full:
+        return PASS
+    assert s.config is not None and s.weights is not None
+    model_type = s.config.get("model_type")
+    known = architecture.ARCHITECTURES.get(model_type) if isinstance(model_type, str) else None
+    expected = None if known is None else known.tensors(s.config)
+    if known is not None and expected is not None:
+        info = architecture.compare(expected, s.weights.shapes, known.prefix)
+        return PASS if info.complete else {"detail": info.render()}
+    s.warnings.append(
+        f"the kit does not know every tensor of architecture {model_type!r}: weights checked for a "
+        "classification head only"
+    )
+    heads = [n for n, shape in s.weights.shapes.items() if architecture.is_head(n)]
+    if any(s.weights.shapes[n][:1] == (_CLASS_COUNT,) for n in heads):
+        return PASS
+    return {
+        "detail": "no classification head (a tensor named with a segment score, classifier or "
+        f"classification_head, with {_CLASS_COUNT} rows) in {', '.join(s.weights.files)}"
+    }
+
+
+def _adapter_config(s: BundleSubject) -> Fields | None:
+    if s.full:
+        return PASS
+    _, problem = _read_json_file(s.bundle / ADAPTER_CONFIG, ADAPTER_CONFIG, s.warnings)
+    return PASS if problem is None else {"problem": problem}
+
+
+def _adapter_weights(s: BundleSubject) -> Fields | None:
+    if s.full:
+        return PASS
+    header = _header(s.bundle / ADAPTER_WEIGHTS, ADAPTER_WEIGHTS, s.warnings)
+    if isinstance(header, str):
+        return {"problem": header}
+    s.adapter_weights = header
+    _warn_unlisted(s, [ADAPTER_WEIGHTS])
+    return PASS
+
+
+def _adapter_heads(s: BundleSubject) -> list[str]:
+    assert s.adapter_weights is not None
+    return [name for name in s.adapter_weights.tensors if architecture.is_head(name)]
+
+
+def _adapter_head(s: BundleSubject) -> Fields | None:
+    return PASS if s.full or _adapter_heads(s) else {}
+
+
+def _adapter_head_rows(s: BundleSubject) -> Fields | None:
+    if s.full:
+        return PASS
+    assert s.adapter_weights is not None
+    heads = _adapter_heads(s)
+    if any(s.adapter_weights.tensors[n].shape[:1] == (_CLASS_COUNT,) for n in heads):
+        return PASS
+    return {"name": heads[0], "shape": list(s.adapter_weights.tensors[heads[0]].shape)}
+
+
+def _canonical_digest(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _embedded_base(s: BundleSubject, source: Mapping[str, Any]) -> Fields | None:
+    base = s.bundle / BASE_DIR
+    _, problem = _read_json_file(base / CONFIG_FILE, f"{BASE_DIR}/{CONFIG_FILE}", s.warnings)
+    if problem is not None:
+        return {"problem": problem}
+    found = _model_weights(base, f"{BASE_DIR}/", s.warnings)
+    if isinstance(found, str):
+        return {"problem": found}
+    _warn_unlisted(s, found.files)
+    listed = s.document.get("files")
+    files: dict[str, Any] = listed if isinstance(listed, dict) else {}
+    local = source.get("local_base_files")
+    if source.get("model_id") != EMBEDDED_BASE_ID:
+        s.warnings.append(
+            f"the adapter embeds base/ but source.model_id is {source.get('model_id')!r}, "
+            f"not {EMBEDDED_BASE_ID!r}; the reference loads base/"
+        )
+    if not isinstance(local, dict):
+        s.warnings.append("the adapter embeds base/ but source.local_base_files does not record its digests")
+        return PASS
+    for name, digest in local.items():
+        if files.get(f"{BASE_DIR}/{name}") != digest:
+            s.warnings.append(f"source.local_base_files[{name!r}] differs from files['{BASE_DIR}/{name}']")
+    if source.get("model_revision") != _canonical_digest(local):
+        s.warnings.append("source.model_revision is not the sha256 of local_base_files' canonical JSON")
+    return PASS
+
+
+def _adapter_base(s: BundleSubject) -> Fields | None:
+    if s.full:
+        return PASS
+    source = s.document.get("source")
+    source = source if isinstance(source, dict) else {}
+    if os.path.isdir(s.bundle / BASE_DIR):
+        return _embedded_base(s, source)
+    model_id, revision = source.get("model_id"), source.get("model_revision")
+    if not isinstance(model_id, str) or not model_id or model_id == EMBEDDED_BASE_ID:
+        return {"problem": "the adapter has no base/ directory and source.model_id names no Hub backbone"}
+    if not isinstance(revision, str) or not _COMMIT.fullmatch(revision):
+        return {
+            "problem": f"the adapter has no base/ directory and source.model_revision {revision!r} "
+            "is not an exact 40-character commit"
+        }
+    s.warnings.append(f"the base model {model_id}@{revision} is not embedded; the kit cannot check it")
+    return PASS
+
+
+def _id2label(config: Mapping[str, Any]) -> dict[int, Any] | str:
+    """The config's class mapping as Transformers reads it (int keys), or why it cannot be read."""
+    raw = config.get("id2label")
+    if raw is None:
+        count = config.get("num_labels", 2)
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 1_000_000:
+            return f"config.json num_labels is {count!r}, not a class count"
+        return {i: f"LABEL_{i}" for i in range(count)}
+    if not isinstance(raw, dict):
+        return f"config.json id2label is {json_kind(raw)}, not an object"
+    out: dict[int, Any] = {}
+    for key, value in raw.items():
+        try:
+            out[int(key)] = value
+        except ValueError:
+            return f"config.json id2label has the key {key!r}, which is not an integer"
+    return out
+
+
+def _config_mapping(s: BundleSubject) -> Fields | None:
+    if not s.full:
+        return PASS
+    assert s.config is not None
+    mapping = _id2label(s.config)
+    return {"problem": mapping} if isinstance(mapping, str) else PASS
+
+
+def _classes(s: BundleSubject) -> Fields | None:
+    if not s.full:
+        return PASS
+    assert s.config is not None
+    mapping = _id2label(s.config)
+    return PASS if isinstance(mapping, dict) and len(mapping) == _CLASS_COUNT else {}
+
+
+def _pad_matches(s: BundleSubject) -> Fields | None:
+    if not s.full:
+        return PASS
+    assert s.config is not None and s.tokenizer is not None
+    return PASS if s.config.get("pad_token_id") == s.tokenizer.pad_token_id else {}
+
+
+def _class_mapping(s: BundleSubject) -> Fields | None:
+    if not s.full:
+        return PASS
+    assert s.config is not None
+    mapping = _id2label(s.config)
+    assert isinstance(mapping, dict)
+    return PASS if [mapping.get(i) for i in range(_CLASS_COUNT)] == s.label_order else {}
+
+
+def _label2id(s: BundleSubject) -> Fields | None:
+    if not s.full:
+        return PASS
+    assert s.config is not None
+    expected = {label: index for index, label in enumerate(s.label_order)}
+    stored = s.config.get("label2id")
+    if stored is None:  # Transformers derives it from id2label, which matched already
+        return PASS
+    return PASS if stored == expected else {}
+
+
+def _tokenizer_block(s: BundleSubject) -> Fields | None:
+    if s.manifest is None:
+        return PASS
+    block = s.document["tokenizer"]
+    return PASS if isinstance(block, dict) else {"kind": json_kind(block)}
+
+
+@dataclass(frozen=True)
+class TokenizerEntry:
+    key: str
+    value: Any
+    tokenizer: Tokenizer
+
+
+def _tokenizer_entries(s: BundleSubject) -> Iterator[TokenizerEntry]:
+    if s.manifest is None:
+        return
+    assert s.tokenizer is not None
+    for key, value in s.document["tokenizer"].items():
+        yield TokenizerEntry(key, value, s.tokenizer)
+
+
+def _known_attribute(e: TokenizerEntry) -> Fields | None:
+    return PASS if e.key in e.tokenizer.attributes else {"key": e.key}
+
+
+def _attribute_matches(e: TokenizerEntry) -> Fields | None:
+    return PASS if e.tokenizer.attributes[e.key] == e.value else {"key": e.key}
+
+
+BUNDLE_CHECKS: tuple[Entry[BundleSubject], ...] = (
+    Check("tokenizer.files", _tokenizer_files, "{problem}"),
+    Check("tokenizer.pad", _pad_token, "saved judge tokenizer must have an explicit pad token"),
+    Check("config.file", _config, "the full bundle's config.json cannot be used: {problem}"),
+    Check("weights.files", _full_weights, "incomplete trained weights: {problem}"),
+    Check("weights.complete", _weights_complete, "incomplete trained weights: {detail}"),
+    Check("adapter.config", _adapter_config, "the adapter's adapter_config.json cannot be used: {problem}"),
+    Check("adapter.weights", _adapter_weights, "adapter weights cannot be used: {problem}"),
+    Check("adapter.head", _adapter_head, "adapter is missing its trained classifier head"),
+    Check(
+        "adapter.head_rows",
+        _adapter_head_rows,
+        "adapter classifier head {name!r} has shape {shape}, not 3 rows for the judge's three classes",
+    ),
+    Check("adapter.base", _adapter_base, "adapter is not tied to an exact base model: {problem}"),
+    Check("config.id2label", _config_mapping, "{problem}"),
+    Check("model.classes", _classes, "judge must have exactly three trained classes"),
+    Check("model.pad", _pad_matches, "model and saved tokenizer padding token differ"),
+    Check("model.id2label", _class_mapping, "model config class mapping differs from label_order"),
+    Check("model.label2id", _label2id, "model config label2id differs from label_order"),
+    Check("tokenizer.metadata", _tokenizer_block, "the manifest's tokenizer must be an object, not {kind}"),
+    ForEach(
+        _tokenizer_entries,
+        (
+            Check(
+                "tokenizer.metadata.key",
+                _known_attribute,
+                "saved tokenizer metadata names {key!r}, which the kit cannot derive from tokenizer files",
+            ),
+            Check("tokenizer.metadata.value", _attribute_matches, "saved tokenizer metadata mismatch: {key}"),
+        ),
+    ),
+)
+
+# -- the whole verification ------------------------------------------------------------------------
+
+
+def _unique(items: Sequence[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))
+
+
+def _refused(code: str, message: str, stage: Stage, warnings: Sequence[str]) -> Verdict:
+    return Verdict(False, message, _unique(warnings), code, stage)
+
+
+def verify_bundle(
+    bundle: Path | str,
+    *,
+    layer: Layer = "full",
+    allow_legacy: bool = False,
+    label_order: Sequence[Any] | None = None,
+    packer_config: Mapping[str, Any] | None = None,
+) -> Verdict:
+    """Verify the bundle directory ``bundle``; refusals are returned, never raised.
+
+    ``label_order`` and ``packer_config`` play the reference loader's arguments of the same name
+    (a packer config is a mapping of ``PackerConfig`` fields, absent ones taking the defaults);
+    with a manifest present they must equal the stored values.
+    """
+    root = Path(bundle)
+    arguments = Arguments(allow_legacy, None if label_order is None else list(label_order), packer_config)
+    failure = first_failure(ARGUMENT_CHECKS, arguments)
+    if failure is not None:
+        return _refused(failure.code, failure.message, "arguments", [])
+
+    legacy = allow_legacy and os.path.isdir(root) and not os.path.exists(root / MANIFEST_NAME)
+    manifest: ManifestSubject | None = None
+    warnings: list[str] = []
+    if legacy:
+        if layer == "manifest":
+            return _refused(
+                "manifest.legacy",
+                "legacy bundle (no pairjudge.json): the manifest layer has nothing to verify; use --layer full",
+                "manifest",
+                [],
+            )
+        assert arguments.label_order is not None
+        stored_order = arguments.label_order
+        warnings.append("legacy bundle: no pairjudge.json, so no file digests, receipt or tokenizer metadata")
+    else:
+        manifest = ManifestSubject(root)
+        failure = first_failure(MANIFEST_CHECKS, manifest)
+        if failure is not None:
+            return _refused(failure.code, failure.message, "manifest", manifest.warnings)
+        warnings = manifest.warnings
+        warnings.extend(schema_warnings(manifest.document))
+        stored_order = manifest.label_order()
+
+    subject = BundleSubject(root, manifest, stored_order, arguments, warnings)
+    tables: list[tuple[Stage, Sequence[Entry[BundleSubject]]]] = [("manifest", OVERRIDE_CHECKS)]
+    if layer == "full":
+        tables.append(("bundle", BUNDLE_CHECKS))
+    for stage, table in tables:
+        failure = first_failure(table, subject)
+        if failure is not None:
+            return _refused(failure.code, failure.message, stage, subject.warnings)
+    digest = None if manifest is None else hashlib.sha256(manifest.raw).hexdigest()
+    return Verdict(True, None, _unique(subject.warnings), None, None, digest)

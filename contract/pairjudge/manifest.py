@@ -1,0 +1,314 @@
+"""``pairjudge.json`` format version 1: the reference's ``read_manifest`` layer as one ordered table.
+
+:data:`MANIFEST_CHECKS` runs in the reference's order (R1-R11 of the spec) with its messages, and
+the first failure wins: present, at most 1 MiB, JSON, the required keys, ``format_version``,
+``artifact_type``, ``label_order``, the packer, the training receipt, safetensors listed, then per
+``files`` entry a safe path and an exact lowercase sha256 (interleaved per entry, as upstream). The
+file digests are the last and heaviest step; nothing reads model files before them.
+
+The reference is lenient in places (``format_version: true`` passes, missing packer fields take
+defaults, keys it does not read are unchecked). The kit keeps its verdict there and adds warnings:
+the explicit ones below, and one per violation of ``schema/pairjudge-1.schema.json``, which
+describes the document as pairjudge 0.3.0 writes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from contract import resources
+from contract.pairjudge import referencejson
+from contract.pairjudge.checktable import PASS, Check, Entry, Fields, ForEach, Within
+from contract.pairjudge.packer import PACKER_CHECKS, PackerSubject, json_kind
+
+MANIFEST_NAME = "pairjudge.json"
+MAX_MANIFEST_BYTES = 1024 * 1024
+FORMAT_VERSION = 1
+ARTIFACT_TYPES = ("full", "adapter")
+LABELS = ("a_wins", "b_wins", "tie")
+REQUIRED_KEYS = ("label_order", "packer", "tokenizer", "training", "files")
+SCHEMA_FILE = "pairjudge-1.schema.json"
+MAX_SCHEMA_WARNINGS = 20
+_CHUNK = 1024 * 1024
+
+
+@dataclass
+class ManifestSubject:
+    """One bundle directory as the manifest layer sees it; checks fill in what they read."""
+
+    bundle: Path
+    warnings: list[str] = field(default_factory=list)
+    raw: bytes = b""
+    document: Any = None
+    _packer: PackerSubject | None = None
+
+    @property
+    def path(self) -> Path:
+        return self.bundle / MANIFEST_NAME
+
+    @property
+    def packer(self) -> PackerSubject:
+        if self._packer is None:
+            self._packer = PackerSubject(self.document.get("packer"), self.warnings)
+        return self._packer
+
+    def label_order(self) -> list[Any]:
+        """The stored order as the reference iterates it (an object yields its keys)."""
+        return list(self.document["label_order"])
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """One ``files`` entry with the bundle it is relative to."""
+
+    bundle: Path
+    key: str
+    digest: Any
+    warnings: list[str]
+
+
+def label_order_problem(order: Any) -> bool:
+    """True when ``order`` is not what the reference accepts as a label order.
+
+    The reference requires: not a string, length 3, and as a set equal to the three labels, so a
+    JSON object with those three keys passes too (its keys are then the order).
+    """
+    if isinstance(order, str) or not isinstance(order, list | dict):
+        return True
+    items = list(order)
+    if len(items) != 3 or not all(isinstance(item, str) for item in items):
+        return True
+    return set(items) != set(LABELS)
+
+
+def unsafe_path(key: str) -> bool:
+    """Absolute, with a ``..`` component, or containing ``:`` or ``\\`` (the reference's rule)."""
+    path = PurePosixPath(key)
+    return path.is_absolute() or ".." in path.parts or ":" in key or "\\" in key
+
+
+def file_sha256(path: Path) -> str | None:
+    """Lowercase hex sha256 of a regular file (symlinks followed), or None if there is none."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # before open: a FIFO would block
+            return None
+        with open(path, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None
+            digest = hashlib.sha256()
+            while chunk := handle.read(_CHUNK):
+                digest.update(chunk)
+    except (OSError, ValueError):  # ValueError: a NUL byte in the name
+        return None
+    return digest.hexdigest()
+
+
+# -- the checks, in the reference's order ---------------------------------------------------------
+
+
+def _bundle_directory(s: ManifestSubject) -> Fields | None:
+    return PASS if os.path.isdir(s.bundle) else {"bundle": str(s.bundle)}
+
+
+def _present(s: ManifestSubject) -> Fields | None:
+    return PASS if os.path.exists(s.path) else {}
+
+
+def _regular(s: ManifestSubject) -> Fields | None:
+    return PASS if os.path.isfile(s.path) else {}
+
+
+def _size(s: ManifestSubject) -> Fields | None:
+    try:
+        size = s.path.stat().st_size
+    except OSError:
+        return PASS  # reported by the read that follows
+    return PASS if size <= MAX_MANIFEST_BYTES else {}
+
+
+def _readable(s: ManifestSubject) -> Fields | None:
+    try:
+        s.raw = s.path.read_bytes()[: MAX_MANIFEST_BYTES + 1]
+    except OSError as exc:
+        return {"problem": exc.strerror or str(exc)}
+    return PASS
+
+
+def _json(s: ManifestSubject) -> Fields | None:
+    parsed = referencejson.load(s.raw, MANIFEST_NAME)
+    if isinstance(parsed, referencejson.JsonProblem):
+        return {"problem": parsed.problem}
+    s.document = parsed.value
+    s.warnings.extend(parsed.warnings)
+    return PASS
+
+
+def _required(s: ManifestSubject) -> Fields | None:
+    ok = isinstance(s.document, dict) and all(key in s.document for key in REQUIRED_KEYS)
+    return PASS if ok else {}
+
+
+def _format_version(s: ManifestSubject) -> Fields | None:
+    value = s.document.get("format_version")
+    if isinstance(value, bool | int | float) and value == FORMAT_VERSION:
+        if type(value) is not int:
+            s.warnings.append(
+                f"format_version is {json.dumps(value)}, not the integer 1; the reference accepts it "
+                f"only because Python compares {json.dumps(value)} == 1 as true"
+            )
+        return PASS
+    return {}
+
+
+def _artifact_type(s: ManifestSubject) -> Fields | None:
+    return PASS if s.document.get("artifact_type") in ARTIFACT_TYPES else {}
+
+
+def _label_order(s: ManifestSubject) -> Fields | None:
+    order = s.document["label_order"]
+    if label_order_problem(order):
+        return {}
+    if isinstance(order, dict):
+        s.warnings.append("label_order is an object; the reference accepts it and reads its keys as the order")
+    return PASS
+
+
+def _training_object(s: ManifestSubject) -> Fields | None:
+    training = s.document["training"]
+    return PASS if isinstance(training, dict) else {"kind": json_kind(training)}
+
+
+def _steps_number(s: ManifestSubject) -> Fields | None:
+    steps = s.document["training"].get("optimizer_steps", 0)
+    if isinstance(steps, bool | int | float):
+        if type(steps) is not int:
+            s.warnings.append(
+                f"training.optimizer_steps is {json.dumps(steps)}, not an integer count of updates"
+            )
+        return PASS
+    return {"kind": json_kind(steps)}
+
+
+def _trained_head(s: ManifestSubject) -> Fields | None:
+    training = s.document["training"]
+    steps = training.get("optimizer_steps", 0)
+    return PASS if steps > 0 and training.get("head_changed") is True else {}
+
+
+def _files_object(s: ManifestSubject) -> Fields | None:
+    files = s.document["files"]
+    return PASS if isinstance(files, dict) or not files else {"kind": json_kind(files)}
+
+
+def _safetensors_listed(s: ManifestSubject) -> Fields | None:
+    files = s.document["files"]
+    ok = bool(files) and any(key.endswith(".safetensors") for key in files)
+    return PASS if ok else {}
+
+
+def _file_entries(s: ManifestSubject) -> Iterator[FileEntry]:
+    for key, digest in s.document["files"].items():
+        yield FileEntry(s.bundle, key, digest, s.warnings)
+
+
+def _safe_path(entry: FileEntry) -> Fields | None:
+    return {} if unsafe_path(entry.key) else PASS
+
+
+def _digest(entry: FileEntry) -> Fields | None:
+    target = entry.bundle / entry.key
+    actual = file_sha256(target)
+    if actual is None or actual != entry.digest:
+        return {"key": entry.key}
+    if os.path.islink(target):
+        entry.warnings.append(f"files entry {entry.key!r} is a symbolic link; the reference follows it")
+    return PASS
+
+
+MANIFEST_CHECKS: tuple[Entry[ManifestSubject], ...] = (
+    Check("bundle.directory", _bundle_directory, "bundle directory not found (or not a directory): {bundle}"),
+    Check(
+        "manifest.present",
+        _present,
+        "missing pairjudge.json: use a trained PairJudge artifact; legacy loading requires explicit "
+        "label_order and packer_config",
+    ),
+    Check("manifest.regular_file", _regular, "pairjudge.json is not a regular file"),
+    Check("manifest.size", _size, "artifact manifest exceeds 1 MiB"),
+    Check("manifest.readable", _readable, "pairjudge.json cannot be read: {problem}"),
+    Check("manifest.json", _json, "{problem}"),
+    Check("manifest.required", _required, "artifact manifest is missing required metadata"),
+    Check("manifest.format_version", _format_version, "unsupported PairJudge artifact format"),
+    Check("manifest.artifact_type", _artifact_type, "unsupported artifact_type"),
+    Check(
+        "manifest.label_order",
+        _label_order,
+        "label_order must be a permutation of ('a_wins', 'b_wins', 'tie')",
+    ),
+    Within(lambda s: s.packer, PACKER_CHECKS),
+    Check("training.object", _training_object, "training must be an object (the training receipt), not {kind}"),
+    Check(
+        "training.optimizer_steps",
+        _steps_number,
+        "training.optimizer_steps must be a number, not {kind}",
+    ),
+    Check(
+        "training.head",
+        _trained_head,
+        "artifact does not identify an updated, trained classification head",
+    ),
+    Check(
+        "files.object",
+        _files_object,
+        "files must be an object mapping bundle paths to sha256 digests, not {kind}",
+    ),
+    Check("files.safetensors", _safetensors_listed, "artifact requires safetensors weights and file hashes"),
+    ForEach(
+        _file_entries,
+        (
+            Check("files.path", _safe_path, "unsafe artifact file path"),
+            Check("files.digest", _digest, "artifact file hash mismatch: {key}"),
+        ),
+    ),
+)
+
+
+# -- the writer's schema, as warnings -------------------------------------------------------------
+
+
+@cache
+def schema_validator() -> Draft202012Validator:
+    """The validator for ``schema/pairjudge-1.schema.json``, built once."""
+    schema = json.loads((resources.schema_dir() / SCHEMA_FILE).read_text(encoding="utf-8"))
+    return Draft202012Validator(schema)
+
+
+def _shorten(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def schema_warnings(document: Any) -> list[str]:
+    """One warning per way ``document`` differs from what pairjudge 0.3.0 writes (capped)."""
+    try:
+        errors = sorted(
+            schema_validator().iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path]
+        )
+    except RecursionError:
+        return ["pairjudge.json is nested too deeply to compare with the writer's schema"]
+    out = []
+    for error in errors[:MAX_SCHEMA_WARNINGS]:
+        where = "/" + "/".join(str(p) for p in error.absolute_path)
+        out.append(_shorten(f"pairjudge.json {where} is not as pairjudge 0.3.0 writes it: {error.message}"))
+    if len(errors) > MAX_SCHEMA_WARNINGS:
+        out.append(f"... and {len(errors) - MAX_SCHEMA_WARNINGS} more differences from the writer's schema")
+    return out

@@ -1,0 +1,175 @@
+"""``python -m contract bench [--schema kcp-13] [--repeat N] [--json]``: time extraction on the 27 golden
+probes beside the engine's recorded medians (``golden/recorded/benchmark/extraction-cost-0.9.3.json``).
+
+Each sample extracts from a freshly parsed position (so nothing is memoised between samples); parsing is
+timed separately and is not part of the kit median, as the engine's figures time the extractor on a
+parsed state. Every vector is also compared bit for bit with the recorded golden of that schema when one
+exists. A benchmark, not a test: the exit code is 0 unless a vector disagrees with its golden.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import gc
+import json
+import os
+import platform
+import statistics
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from contract.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from contract.features.dfen import parse_fen, side_from_text
+from contract.features.extractors import UnknownSchemaError, extract, schema
+from contract.resources import golden_dir
+
+ENGINE_BENCHMARK = Path("recorded") / "benchmark" / "extraction-cost-0.9.3.json"
+PROBES_GOLDEN = Path("recorded") / "kcp-13.engine-0.12.0.json"
+ENGINE_TOTAL_KCP13_MS = 49.3  # issue 7's goal: the engine's summed kcp-13 medians, rounded
+RATIO_LIMIT = 3.0
+
+
+@dataclass
+class ProbeTiming:
+    id: str
+    kit_median_ms: float
+    engine_median_ms: float | None
+    ratio: float | None
+    parse_median_ms: float
+    golden_match: bool | None
+
+
+def _recorded_goldens(schema_id: str) -> dict[str, np.ndarray]:
+    out: dict[str, np.ndarray] = {}
+    for path in sorted((golden_dir() / "recorded").glob(f"{schema_id}.engine-*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("schema") != schema_id:
+            continue
+        for probe in data["probes"]:
+            out[probe["id"]] = np.array(probe["features"], dtype=np.float64).astype(np.float32)
+    return out
+
+
+def _engine_medians(schema_id: str) -> dict[str, float]:
+    data = json.loads((golden_dir() / ENGINE_BENCHMARK).read_text(encoding="utf-8"))
+    out: dict[str, float] = {}
+    for probe_id, probe in data["probes"].items():
+        for entry in probe["schemas"].values():
+            if entry["schema_id"] == schema_id:
+                out[probe_id] = entry["median_us"] / 1000.0
+    return out
+
+
+def probes() -> list[dict[str, Any]]:
+    data = json.loads((golden_dir() / PROBES_GOLDEN).read_text(encoding="utf-8"))
+    return list(data["probes"])
+
+
+def run_bench(schema_id: str, repeat: int, warmup: int = 3, clock_name: str = "wall") -> dict[str, Any]:
+    schema(schema_id)
+    goldens = _recorded_goldens(schema_id)
+    engine = _engine_medians(schema_id)
+    rows: list[ProbeTiming] = []
+    clock = time.perf_counter_ns if clock_name == "wall" else time.process_time_ns
+    gc.collect()
+    for probe in probes():
+        fen, color = probe["fen"], side_from_text(probe["side"])
+        samples, parse_samples = [], []
+        vector = None
+        for i in range(warmup + repeat):
+            t0 = clock()
+            position = parse_fen(fen)
+            t1 = clock()
+            vector = extract(schema_id, position, color)
+            t2 = clock()
+            if i >= warmup:
+                parse_samples.append(t1 - t0)
+                samples.append(t2 - t1)
+        kit = statistics.median(samples) / 1e6
+        golden = goldens.get(probe["id"])
+        match = None if golden is None or vector is None else vector.tobytes() == golden.tobytes()
+        engine_ms = engine.get(probe["id"])
+        rows.append(ProbeTiming(probe["id"], kit, engine_ms, kit / engine_ms if engine_ms else None,
+                                statistics.median(parse_samples) / 1e6, match))
+    total_kit = sum(r.kit_median_ms for r in rows)
+    engine_values = [r.engine_median_ms for r in rows if r.engine_median_ms is not None]
+    total_engine = sum(engine_values) if len(engine_values) == len(rows) else None
+    ratios = [r.ratio for r in rows if r.ratio is not None]
+    max_ratio = max(ratios) if ratios else None
+    return {
+        "schema": schema_id,
+        "repeat": repeat,
+        "warmup": warmup,
+        "clock": clock_name,
+        "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "machine": {
+            "platform": platform.platform(),
+            "processor": platform.machine(),
+            "cpus": os.cpu_count(),
+            "python": platform.python_implementation() + " " + platform.python_version(),
+        },
+        "probes": [asdict(r) for r in rows],
+        "total_kit_ms": total_kit,
+        "total_engine_ms": total_engine,
+        "total_parse_ms": sum(r.parse_median_ms for r in rows),
+        "max_ratio": max_ratio,
+        "probes_over_ratio_limit": [r.id for r in rows if r.ratio is not None and r.ratio > RATIO_LIMIT],
+        "goal_met": (total_engine is not None and total_kit <= total_engine and max_ratio is not None
+                     and max_ratio <= RATIO_LIMIT),
+        "golden_mismatches": [r.id for r in rows if r.golden_match is False],
+    }
+
+
+def format_report(report: dict[str, Any]) -> str:
+    lines = [f"schema {report['schema']}: median of {report['repeat']} extractions per probe, "
+             f"{report['clock']} clock ({report['date']}, {report['machine']['python']}, "
+             f"{report['machine']['cpus']} cpus)",
+             f"{'probe':28s} {'kit ms':>9s} {'engine ms':>10s} {'ratio':>7s}"]
+    for row in report["probes"]:
+        engine = f"{row['engine_median_ms']:10.3f}" if row["engine_median_ms"] is not None else f"{'n/a':>10s}"
+        ratio = f"{row['ratio']:7.2f}" if row["ratio"] is not None else f"{'n/a':>7s}"
+        flag = "" if row["golden_match"] is not False else "  GOLDEN MISMATCH"
+        lines.append(f"{row['id']:28s} {row['kit_median_ms']:9.3f} {engine} {ratio}{flag}")
+    total_engine = report["total_engine_ms"]
+    engine_total = f"{total_engine:10.3f}" if total_engine is not None else f"{'n/a':>10s}"
+    lines.append(f"{'total (sum of medians)':28s} {report['total_kit_ms']:9.3f} {engine_total}")
+    if report["max_ratio"] is not None:
+        lines.append(f"max ratio {report['max_ratio']:.2f}")
+    lines.append(f"parsing (not included above): {report['total_parse_ms']:.2f} ms in total")
+    if report["total_engine_ms"] is not None:
+        lines.append("goal (total <= engine, every probe <= 3x its median): "
+                     + ("met" if report["goal_met"] else
+                        f"NOT met; over 3x: {', '.join(report['probes_over_ratio_limit']) or 'none'}"))
+    return "\n".join(line for line in lines if line)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "bench",
+        help="time feature extraction on the golden probes against the engine's recorded medians",
+        description="Time extraction of the 27 golden probes and compare with the engine's recorded medians.",
+    )
+    parser.add_argument("--schema", default="kcp-13", metavar="ID", help="feature schema (default kcp-13)")
+    parser.add_argument("--repeat", type=int, default=50, metavar="N", help="timed extractions per probe")
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="wall (perf_counter, default) or cpu (process time: steadier on a busy machine)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.repeat < 1:
+        print("bench: --repeat must be at least 1")
+        return EXIT_USAGE
+    try:
+        report = run_bench(args.schema, args.repeat, clock_name=args.clock)
+    except UnknownSchemaError as exc:
+        print(f"bench: {exc}")
+        return EXIT_USAGE
+    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    return EXIT_REFUSED if report["golden_mismatches"] else EXIT_OK

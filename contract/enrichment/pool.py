@@ -1,0 +1,89 @@
+"""Chunks through N worker processes with a bounded number in flight, so memory stays flat.
+
+``multiprocessing.Pool.imap`` would pull the whole input into its task queue; here the reader is
+advanced only when fewer than ``2 x jobs`` chunks are outstanding. Workers are started with the
+``spawn`` method on every platform (no fork of a process that may hold threads, e.g. under Dask or
+a test runner). ``jobs == 1`` runs in the calling process, without a pool.
+
+A worker that dies (killed, out of memory) is an :class:`EnrichmentError`; a worker that raises stops
+the run: outstanding chunks are cancelled and the exception propagates. Either way the finished
+chunks stay on disk for ``--resume``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from typing import TypeVar
+
+from contract.enrichment.rows import EnrichmentError
+
+Task = TypeVar("Task")
+Result = TypeVar("Result")
+
+IN_FLIGHT_PER_JOB = 2
+
+
+def _ignore_interrupts() -> None:
+    """Worker start-up: Ctrl-C reaches the whole process group, but only the parent decides; a worker
+    finishes its chunk (so it is kept) and exits when the parent shuts the pool down."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C while ``submit`` may spawn a worker: the child inherits the blocked signal (so it
+    cannot die half-started with a traceback) and the parent gets it as soon as the mask is restored."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def run_bounded(
+    tasks: Iterable[Task],
+    work: Callable[[Task], Result],
+    jobs: int,
+    on_result: Callable[[Result], None],
+) -> None:
+    """Call ``work`` on every task (in any order when ``jobs > 1``) and ``on_result`` on each result."""
+    if jobs <= 1:
+        for task in tasks:
+            on_result(work(task))
+        return
+    limit = IN_FLIGHT_PER_JOB * jobs
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_ignore_interrupts) as pool:
+        pending: set[Future[Result]] = set()
+        try:
+            for task in tasks:
+                if len(pending) >= limit:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        on_result(future.result())
+                with _interrupts_held():
+                    pending.add(pool.submit(work, task))
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    on_result(future.result())
+        except BrokenProcessPool:
+            raise EnrichmentError(
+                "a worker process died (killed, or out of memory); the finished chunks are kept:"
+                " rerun with --resume to continue"
+            ) from None
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise

@@ -1,0 +1,131 @@
+"""The batch extractor as a plain function over a table, fit for Dask's ``map_partitions``.
+
+``enrich_table(table, schema_id)`` takes a ``pyarrow.Table`` or a ``pandas.DataFrame`` with an ``id``
+column, a ``fen`` column and optionally a ``side`` column, and returns the same kind of table with the
+same rows in the same order (and, for pandas, the same index), every input column unchanged, plus:
+
+* ``features``: a ``fixed_size_list<float32>[width]`` column (pandas: ``pd.ArrowDtype`` of that
+  type), the schema's vector; null for a rejected row;
+* ``error``: a string column, null for an accepted row, the reason for a rejected row.
+
+Keeping rejected rows (instead of dropping them) keeps the partition length, so nothing can vanish
+between the function and the writer; :func:`split_enriched` separates them. The column names of the
+vector are in the output metadata (``contract.enrichment.metadata``), not in the table.
+
+Refused for the whole table (:class:`EnrichmentError`): a missing ``id`` or ``fen`` column, and an
+input that already has a ``features`` or ``error`` column. pyarrow is required (``[parquet]`` extra).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from contract import registry
+from contract.enrichment.rows import (
+    ERROR_FIELD,
+    FEATURES_FIELD,
+    FEN_FIELD,
+    ID_FIELD,
+    SIDE_FIELD,
+    EnrichmentError,
+    extract_cells,
+)
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+PYARROW_HINT = "install the Parquet extra: pip install 'dicechess-contract[parquet]'"
+
+
+def require_pyarrow() -> Any:
+    """The ``pyarrow`` module, or a refusal that says how to get it."""
+    try:
+        import pyarrow
+    except ImportError:
+        raise EnrichmentError(f"Parquet and table enrichment need pyarrow; {PYARROW_HINT}") from None
+    return pyarrow
+
+
+def _pandas() -> Any:
+    """pandas if installed (imported by name: it is optional and the kit type-checks without its stubs)."""
+    try:
+        return importlib.import_module("pandas")
+    except ImportError:
+        return None
+
+
+def features_type(schema_id: str) -> pa.DataType:
+    pa = require_pyarrow()
+    return pa.list_(pa.float32(), registry.get(schema_id).width)
+
+
+def check_columns(names: list[str]) -> None:
+    """Refuse a table that cannot be enriched, naming the column."""
+    for required in (ID_FIELD, FEN_FIELD):
+        if required not in names:
+            raise EnrichmentError(f"the input has no {required!r} column (columns: {', '.join(names)})")
+    for added in (FEATURES_FIELD, ERROR_FIELD):
+        if added in names:
+            raise EnrichmentError(f"the input already has a {added!r} column; rename it first")
+
+
+def _enriched_columns(schema_id: str, ids: list[Any], fens: list[Any], sides: list[Any]) -> tuple[Any, Any]:
+    pa = require_pyarrow()
+    batch = extract_cells(schema_id, zip(ids, fens, sides, strict=True))
+    width = registry.get(schema_id).width
+    mask = pa.array([error is not None for error in batch.errors], type=pa.bool_())
+    values = pa.array(batch.vectors.reshape(-1), type=pa.float32())
+    features = pa.FixedSizeListArray.from_arrays(values, width, mask=mask)
+    errors = pa.array(batch.errors, type=pa.string())
+    return features, errors
+
+
+def enrich_table(table: Any, schema_id: str) -> Any:
+    """``table`` (pyarrow.Table or pandas.DataFrame) plus ``features`` and ``error`` columns."""
+    pa = require_pyarrow()
+    registry.get(schema_id)  # an unknown id is a KeyError here, before any row is read
+    if isinstance(table, pa.Table):
+        check_columns(table.column_names)
+        sides = (table.column(SIDE_FIELD).to_pylist() if SIDE_FIELD in table.column_names
+                 else [None] * table.num_rows)
+        features, errors = _enriched_columns(
+            schema_id, table.column(ID_FIELD).to_pylist(), table.column(FEN_FIELD).to_pylist(), sides
+        )
+        return table.append_column(FEATURES_FIELD, features).append_column(ERROR_FIELD, errors)
+    pd = _pandas()
+    if pd is None or not isinstance(table, pd.DataFrame):
+        raise TypeError(f"enrich_table takes a pyarrow.Table or a pandas.DataFrame, not {type(table).__name__}")
+    check_columns([str(name) for name in table.columns])
+    sides = table[SIDE_FIELD].tolist() if SIDE_FIELD in table.columns else [None] * len(table)
+    features, errors = _enriched_columns(
+        schema_id, table[ID_FIELD].tolist(), table[FEN_FIELD].tolist(), sides
+    )
+    out = table.copy(deep=False)
+    out[FEATURES_FIELD] = pd.Series(pd.arrays.ArrowExtensionArray(features), index=table.index)
+    out[ERROR_FIELD] = pd.Series(pd.arrays.ArrowExtensionArray(errors), index=table.index)
+    return out
+
+
+def enriched_meta(meta: Any, schema_id: str) -> Any:
+    """The empty frame Dask wants as ``meta=`` for ``map_partitions(enrich_table, schema_id)``."""
+    return enrich_table(meta.iloc[:0], schema_id)
+
+
+def split_enriched(enriched: pa.Table, first_line: int) -> tuple[pa.Table, list[tuple[Any, int, str]]]:
+    """Accepted rows without the ``error`` column, and ``(id, line, error)`` for the rejected ones.
+
+    ``first_line`` is the 1-based row number of the table's first row in its input file.
+    """
+    require_pyarrow()
+    import pyarrow.compute as pc
+
+    errors = enriched.column(ERROR_FIELD)
+    accepted = enriched.filter(pc.is_null(errors)).drop_columns([ERROR_FIELD])
+    rejects: list[tuple[Any, int, str]] = []
+    if accepted.num_rows != enriched.num_rows:
+        ids = enriched.column(ID_FIELD).to_pylist()
+        for offset, error in enumerate(errors.to_pylist()):
+            if error is not None:
+                rejects.append((ids[offset], first_line + offset, error))
+    return accepted, rejects

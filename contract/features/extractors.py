@@ -1,0 +1,182 @@
+"""The seven feature schemas, bound to the registry in ``schema/feature-schemas.json``.
+
+Widths and column names come only from :mod:`contract.registry`; this module maps each schema's
+``engineExtractor`` to the function that fills its vector, and checks at first use that the function
+fills exactly the registered width. A wider schema calls the narrower one it is built on and appends,
+so prefixes are shared by construction (and blocks are memoised on the position).
+
+Float32 conventions (spec/features.md §1.4): counts and differences are exact integers; capture
+probabilities are ``count / 216.0`` in double rounded to float32; PDI columns are a float32 division
+by 5; raw-board cells are 0.0 or 1.0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+import numpy as np
+
+from contract import registry
+from contract.features import blocks
+from contract.features.dfen import parse_fen, side_from_text
+from contract.features.position import PIECE_TYPES, Position
+
+Color = bool
+_F32 = np.float32
+_FIVE = np.float32(5.0)
+
+
+# float32 values of the probability and PDI columns, by integer count (spec/features.md §1.4):
+# count / 216.0 in double rounded to float32; count / 5 as a float32 division.
+_PROBABILITY = [float(np.float32(count / 216.0)) for count in range(217)]
+_PDI = [float(np.float32(count) / _FIVE) for count in range(6)]
+
+
+def _pdi(count: int) -> float:
+    return _PDI[count]
+
+
+def _probability(count: int) -> float:
+    return _PROBABILITY[count]
+
+
+def material_7(position: Position, color: Color) -> list[float]:
+    return [float(v) for v in blocks.material(position, color)]
+
+
+def rich_9(position: Position, color: Color) -> list[float]:
+    out = material_7(position, color)
+    out.append(float(blocks.mobility(position, color) - blocks.mobility(position, not color)))
+    out.append(float(blocks.king_safety(position, color) - blocks.king_safety(position, not color)))
+    return out
+
+
+def rich_pdi_11(position: Position, color: Color) -> list[float]:
+    out = rich_9(position, color)
+    out += [_pdi(blocks.piece_diversity(position, color)), _pdi(blocks.piece_diversity(position, not color))]
+    return out
+
+
+def kcp_13(position: Position, color: Color) -> list[float]:
+    out = rich_9(position, color)
+    out += [_probability(count) for count in blocks.capture_block(position, color)]
+    return out
+
+
+def kcp_mobility_27(position: Position, color: Color) -> list[float]:
+    out = kcp_13(position, color)
+    own = blocks.moves_per_type(position, color)
+    opp = blocks.moves_per_type(position, not color)
+    out += [float(own[t]) for t in PIECE_TYPES] + [float(opp[t]) for t in PIECE_TYPES]
+    out += [_pdi(blocks.piece_diversity(position, color)), _pdi(blocks.piece_diversity(position, not color))]
+    return out
+
+
+def kcp_mobility_pawns_31(position: Position, color: Color) -> list[float]:
+    out = kcp_mobility_27(position, color)
+    own_count, own_best = blocks.passed_pawns(position, color)
+    opp_count, opp_best = blocks.passed_pawns(position, not color)
+    out += [float(own_count), float(opp_count), float(own_best), float(opp_best)]
+    return out
+
+
+def raw_board_768(position: Position, color: Color) -> np.ndarray:
+    vec = np.zeros(768, dtype=_F32)
+    vec[blocks.raw_board_indices(position, color)] = 1.0
+    return vec
+
+
+# engineExtractor name (as in the registry) -> function filling the vector.
+EXTRACTORS: dict[str, Callable[[Position, Color], Sequence[float] | np.ndarray]] = {
+    "OnnxFeatures": material_7,
+    "RichFeatures": rich_9,
+    "RichPdiFeatures": rich_pdi_11,
+    "KcpFeatures": kcp_13,
+    "KcpMobilityFeatures": kcp_mobility_27,
+    "KcpMobilityPawnsFeatures": kcp_mobility_pawns_31,
+    "RawBoardFeatures": raw_board_768,
+}
+
+
+class UnknownSchemaError(KeyError):
+    """A feature-schema id the registry does not list."""
+
+    def __init__(self, schema_id: object) -> None:
+        self.schema_id = schema_id
+        known = ", ".join(registry.schema_ids())
+        self.message = f"unknown featureSchema '{schema_id}'; known schemas: {known}"
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def schema(schema_id: str) -> registry.FeatureSchema:
+    """The registry entry for ``schema_id``; :class:`UnknownSchemaError` if there is none."""
+    schemas = registry.feature_schemas()
+    if not isinstance(schema_id, str) or schema_id not in schemas:
+        raise UnknownSchemaError(schema_id)
+    return schemas[schema_id]
+
+
+_BOUND: dict[str, tuple[int, Callable[[Position, Color], Sequence[float] | np.ndarray]]] = {}
+
+
+def _extractor(schema_id: str) -> tuple[int, Callable[[Position, Color], Sequence[float] | np.ndarray]]:
+    bound = _BOUND.get(schema_id) if isinstance(schema_id, str) else None
+    if bound is not None:
+        return bound
+    entry = schema(schema_id)
+    function = EXTRACTORS.get(entry.engine_extractor)
+    if function is None:
+        raise RuntimeError(f"featureSchema '{schema_id}': no Python extractor for engine extractor "
+                           f"'{entry.engine_extractor}'")
+    _BOUND[schema_id] = (entry.width, function)
+    return entry.width, function
+
+
+def _color(color: object) -> bool:
+    if isinstance(color, (bool, np.bool_)):
+        return bool(color)
+    if isinstance(color, (int, np.integer)) and int(color) in (0, 1):
+        return bool(color)
+    if isinstance(color, str):
+        return side_from_text(color)
+    raise TypeError(f"color must be chess.WHITE / chess.BLACK (bool) or 'w' / 'b', not {color!r}")
+
+
+def _fill(out: np.ndarray, width: int, values: Sequence[float] | np.ndarray, schema_id: str) -> None:
+    if len(values) != width:
+        raise RuntimeError(f"extractor for '{schema_id}' produced {len(values)} values, registry says {width}")
+    out[:] = values
+
+
+def extract(schema_id: str, position: Position, color: object) -> np.ndarray:
+    """The ``schema_id`` vector of ``position`` from ``color``'s perspective: float32 ``[width]``."""
+    width, function = _extractor(schema_id)
+    values = function(position, color if color is True or color is False else _color(color))
+    if isinstance(values, np.ndarray):
+        if values.shape != (width,):
+            raise RuntimeError(f"extractor for '{schema_id}' produced {values.shape}, registry says {width}")
+        return values
+    if len(values) != width:
+        raise RuntimeError(f"extractor for '{schema_id}' produced {len(values)} values, registry says {width}")
+    return np.array(values, dtype=_F32)
+
+
+def extract_batch(schema_id: str, items: Iterable[tuple[Position, object]]) -> np.ndarray:
+    """Vectors for ``[(position, color), ...]`` as float32 ``[n, width]``."""
+    width, function = _extractor(schema_id)
+    pairs = list(items)
+    out = np.empty((len(pairs), width), dtype=_F32)
+    for i, (position, color) in enumerate(pairs):
+        _fill(out[i], width, function(position, _color(color)), schema_id)
+    return out
+
+
+def extract_fen(schema_id: str, fen: str, side: str | None = None) -> np.ndarray:
+    """Parse ``fen`` and extract for ``side`` (``'w'``/``'b'``; ``None`` = the FEN's side to move)."""
+    _width, _function = _extractor(schema_id)  # unknown schema before a bad FEN, like the engine
+    position = parse_fen(fen)
+    color = position.turn if side is None else side_from_text(side)
+    return extract(schema_id, position, color)

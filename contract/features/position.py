@@ -1,0 +1,144 @@
+"""The dice-chess position: bitboards per colour and piece type, castling bits, an en-passant *set*.
+
+Conventions (spec/domain.md §1, §2):
+
+* squares are LERF indices (a1 = 0 … h8 = 63), as in python-chess;
+* colours follow python-chess (``chess.WHITE`` is ``True`` = 1, ``chess.BLACK`` is ``False`` = 0), so
+  ``boards[colour]`` can be indexed with the bool;
+* piece types equal die faces (P 1, N 2, B 3, R 4, Q 5, K 6), which are also python-chess's numbers;
+* castling rights are the engine's 4-bit value (K 1, Q 2, k 4, q 8); they are kept even when they
+  contradict the placement (they then never produce a move);
+* the en-passant field is a bitboard of any number of squares, on any rank;
+* the dice pool is a tuple of faces in slot order (the parser stores them sorted).
+
+A :class:`Position` is immutable. It carries a private cache so that extractors of several schemas run
+on the same object share their blocks (mobility, capture probabilities, …).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chess
+
+PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
+PIECE_TYPES = (PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING)
+WHITE, BLACK = chess.WHITE, chess.BLACK
+
+CASTLE_K, CASTLE_Q, CASTLE_k, CASTLE_q = 1, 2, 4, 8
+
+PIECE_LETTERS = " pnbrqk"
+
+
+def _empty_side() -> tuple[int, int, int, int, int, int, int]:
+    return (0, 0, 0, 0, 0, 0, 0)
+
+
+class Position:
+    """One dice-chess state as the engine's ``GameState`` holds it (minus the Zobrist cache)."""
+
+    __slots__ = ("_cache", "boards", "castling", "dice", "ep", "fullmove", "halfmove", "turn")
+
+    boards: tuple[tuple[int, ...], tuple[int, ...]]
+    turn: bool
+    castling: int
+    ep: int
+    halfmove: int
+    fullmove: int
+    dice: tuple[int, ...]
+    _cache: dict[Any, Any]
+
+    def __init__(  # noqa: PLR0917
+        self,
+        boards: tuple[tuple[int, ...], tuple[int, ...]],
+        turn: bool = WHITE,
+        castling: int = 0,
+        ep: int = 0,
+        halfmove: int = 0,
+        fullmove: int = 1,
+        dice: tuple[int, ...] = (),
+    ) -> None:
+        if len(boards) != 2 or any(len(side) != 7 for side in boards):
+            raise ValueError("boards must be two tuples of 7 bitboards (occupancy, P, N, B, R, Q, K)")
+        self.boards = (tuple(boards[0]), tuple(boards[1]))
+        self.turn = bool(turn)
+        self.castling = castling
+        self.ep = ep
+        self.halfmove = halfmove
+        self.fullmove = fullmove
+        self.dice = tuple(dice)
+        self._cache = {}
+
+    # -- construction ---------------------------------------------------------------------------
+    @classmethod
+    def from_pieces(  # noqa: PLR0917
+        cls,
+        pieces: dict[int, tuple[bool, int]],
+        turn: bool = WHITE,
+        castling: int = 0,
+        ep: int = 0,
+        halfmove: int = 0,
+        fullmove: int = 1,
+        dice: tuple[int, ...] = (),
+    ) -> Position:
+        """Build from ``{square: (colour, piece_type)}``."""
+        sides = [list(_empty_side()), list(_empty_side())]
+        for square, (colour, ptype) in pieces.items():
+            bit = 1 << square
+            sides[colour][ptype] |= bit
+            sides[colour][0] |= bit
+        return cls((tuple(sides[0]), tuple(sides[1])), turn, castling, ep, halfmove, fullmove, dice)
+
+    # -- queries --------------------------------------------------------------------------------
+    @property
+    def occupied(self) -> int:
+        return self.boards[0][0] | self.boards[1][0]
+
+    def piece_at(self, square: int) -> tuple[bool, int] | None:
+        """``(colour, piece_type)`` on ``square``, or ``None``."""
+        bit = 1 << square
+        for colour in (WHITE, BLACK):
+            side = self.boards[colour]
+            if side[0] & bit:
+                for ptype in PIECE_TYPES:
+                    if side[ptype] & bit:
+                        return colour, ptype
+        return None
+
+    def pieces(self, colour: bool, ptype: int) -> int:
+        return self.boards[colour][ptype]
+
+    def cache(self) -> dict[Any, Any]:
+        """Per-position memo shared by the extractors (never part of equality)."""
+        return self._cache
+
+    # -- value semantics ------------------------------------------------------------------------
+    def _key(self) -> tuple[Any, ...]:
+        return (self.boards, self.turn, self.castling, self.ep, self.halfmove, self.fullmove, self.dice)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        from contract.features.dfen import to_fen
+
+        return f"Position({to_fen(self)!r})"
+
+    # -- symmetry -------------------------------------------------------------------------------
+    def color_flip(self) -> Position:
+        """Ranks mirrored (square ^ 56), colours swapped, side swapped, K<->k and Q<->q, EP mirrored.
+
+        The engine's ``Symmetry.colorFlip``: dice (compacted), clocks and full-move number are kept.
+        """
+        flip = chess.flip_vertical
+        white = tuple(flip(bb) for bb in self.boards[BLACK])
+        black = tuple(flip(bb) for bb in self.boards[WHITE])
+        castling = ((self.castling & 3) << 2) | ((self.castling >> 2) & 3)
+        return Position((black, white), not self.turn, castling, flip(self.ep), self.halfmove,
+                        self.fullmove, self.dice)
+
+    def with_turn(self, turn: bool, dice: tuple[int, ...] = ()) -> Position:
+        return Position(self.boards, turn, self.castling, self.ep, self.halfmove, self.fullmove, dice)

@@ -1,0 +1,91 @@
+"""Row-level extraction: ``{id, fen, side?}`` in, one result per row out, refusals kept beside the rows.
+
+:func:`extract_rows` is the single place the CLI (and bulk tools built on it) turn input rows into
+feature vectors, so every front end refuses the same rows with the same messages. A bad row never stops
+the rows after it: it comes back as a :class:`RowResult` with ``error`` set.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from contract.features.dfen import FenError, parse_fen, side_from_text
+from contract.features.extractors import extract, schema
+from contract.floattext import float32_text
+
+
+@dataclass(frozen=True)
+class BadRow:
+    """An input row that could not even be read (e.g. a JSONL line that is not JSON)."""
+
+    reason: str
+    id: Any = None
+
+
+@dataclass(frozen=True)
+class RowResult:
+    index: int  # 0-based position of the row in the input
+    id: Any
+    features: np.ndarray | None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def _row_error(row: object) -> tuple[Any, str | None, str | None, str | None]:
+    """(id, fen, side, error) of one input row."""
+    if isinstance(row, BadRow):
+        return row.id, None, None, row.reason
+    if not isinstance(row, Mapping):
+        return None, None, None, f"row is not an object: {row!r}"
+    row_id = row.get("id")
+    if "id" not in row or row_id is None:
+        return None, None, None, "row has no 'id'"
+    if not isinstance(row_id, (str, int)) or isinstance(row_id, bool):
+        return row_id, None, None, f"'id' must be a string or an integer, not {row_id!r}"
+    fen = row.get("fen")
+    if not isinstance(fen, str):
+        return row_id, None, None, "row has no 'fen' string"
+    side = row.get("side")
+    if side is not None and side not in ("w", "b"):
+        return row_id, None, None, f"bad side {side!r}: expected 'w' or 'b'"
+    return row_id, fen, side, None
+
+
+def extract_rows(schema_id: str, rows: Iterable[object]) -> Iterator[RowResult]:
+    """Extract ``schema_id`` for each row (``{"id", "fen", "side"?}``); side defaults to the FEN's.
+
+    An unknown schema raises at once (before any row is read); a bad row yields a result with
+    ``error`` set (its message names the FEN field and text for a malformed FEN)."""
+    schema(schema_id)
+    for index, row in enumerate(rows):
+        row_id, fen, side, error = _row_error(row)
+        if error is not None or fen is None:
+            yield RowResult(index, row_id, None, error)
+            continue
+        try:
+            position = parse_fen(fen)
+            color = position.turn if side is None else side_from_text(side)
+            vector = extract(schema_id, position, color)
+        except FenError as exc:
+            yield RowResult(index, row_id, None, str(exc))
+            continue
+        if not np.all(np.isfinite(vector)):  # cannot happen for a parsed FEN; refuse rather than emit
+            yield RowResult(index, row_id, None, "extractor produced a non-finite value")
+            continue
+        yield RowResult(index, row_id, vector)
+
+
+def format_row(schema_id: str, result: RowResult) -> str:
+    """One output JSONL line (no newline): ``{"id": …, "schema": …, "features": [0.4212963, 78.0, …]}``."""
+    if result.features is None:
+        raise ValueError(f"row {result.id!r} has no features: {result.error}")
+    numbers = ", ".join(float32_text(v) for v in result.features)
+    return f'{{"id": {json.dumps(result.id)}, "schema": {json.dumps(schema_id)}, "features": [{numbers}]}}'

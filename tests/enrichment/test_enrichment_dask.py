@@ -1,0 +1,71 @@
+"""examples/dask_enrich.py on a LocalCluster gives the bytes of the single-process command.
+
+Needs the [dask] extra (dask[distributed], pandas, pyarrow).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from enrichment_data import REPO, corpus_rows, run_cli
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+pytest.importorskip("pandas")
+pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+
+
+def load_example() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("dask_enrich", REPO / "examples" / "dask_enrich.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["dask_enrich"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def write_shards(directory: Path) -> list[Path]:
+    directory.mkdir()
+    shards = []
+    for shard, count in enumerate((230, 170, 301)):
+        rows = corpus_rows(count + shard)[shard:]
+        ids = [f"s{shard}-{row['id']}" for row in rows]
+        fens = [row["fen"] for row in rows]
+        if shard == 1:
+            fens[42] = "rnbqkbnr/pppppppp/8/8 w KQkq -"  # rejected in the Dask run and the CLI run alike
+        table = pa.table({
+            "id": pa.array(ids, pa.string()),
+            "fen": pa.array(fens, pa.string()),
+            "side": pa.array([row["side"] for row in rows], pa.string()),
+            "ply": pa.array([row["ply"] for row in rows], pa.int64()),
+        })
+        path = directory / f"shard-{shard:03d}.parquet"
+        pq.write_table(table, path, row_group_size=100)
+        shards.append(path)
+    return shards
+
+
+def test_dask_local_cluster_writes_the_same_bytes_as_the_cli(tmp_path: Path) -> None:
+    example = load_example()
+    shards = write_shards(tmp_path / "in")
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                 dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        counts = example.enrich_shards(client, "kcp-13", tmp_path / "in", tmp_path / "dask", chunk_size=64)
+    assert counts == {"shard-000.parquet": 0, "shard-001.parquet": 1, "shard-002.parquet": 0}
+    (tmp_path / "cli").mkdir()
+    for shard in shards:
+        done = run_cli("extract", "--schema", "kcp-13", "--input", shard, "--output", tmp_path / "cli" / shard.name,
+                       "--chunk-size", "64", "--quiet")
+        assert done.returncode == (1 if counts[shard.name] else 0), done.stderr  # 1: a row was rejected
+        for suffix in ("", ".rejects.jsonl"):
+            cli_bytes = (tmp_path / "cli" / f"{shard.name}{suffix}").read_bytes()
+            assert cli_bytes == (tmp_path / "dask" / f"{shard.name}{suffix}").read_bytes(), shard.name + suffix
+    assert pq.read_table(tmp_path / "dask" / "shard-001.parquet").num_rows == 169

@@ -1,0 +1,146 @@
+"""Parquet enrichment and the plain table function (needs the [parquet] extra: pyarrow)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from enrichment_data import corpus_rows
+
+import contract
+from contract import registry
+from contract.enrichment import EnrichmentError, Options, enrich_file, enrich_table, pipeline
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+
+def write_parquet(path: Path, rows: list[dict[str, Any]], row_group_size: int = 1000) -> Path:
+    table = pa.table({
+        "id": pa.array([row["id"] for row in rows], pa.string()),
+        "fen": pa.array([row["fen"] for row in rows], pa.string()),
+        "side": pa.array([row.get("side") for row in rows], pa.string()),
+        "ply": pa.array([row.get("ply", 0) for row in rows], pa.int32()),
+    })
+    pq.write_table(table, path, row_group_size=row_group_size)
+    return path
+
+
+def test_kcp13_sample_matches_the_recorded_vectors(tmp_path: Path, kcp13_golden: dict[str, Any]) -> None:
+    probes = kcp13_golden["probes"]
+    source = write_parquet(tmp_path / "probes.parquet", probes, row_group_size=10)
+    summary = enrich_file(Options("kcp-13", source, tmp_path / "out.parquet", chunk_size=8))
+    assert (summary.rows, summary.rejected) == (27, 0)
+    table = pq.read_table(tmp_path / "out.parquet")
+    assert table.column_names == ["id", "fen", "side", "ply", "features"]
+    assert table.column("id").to_pylist() == [p["id"] for p in probes]
+    vectors = np.asarray(table.column("features").to_pylist(), dtype=np.float32)
+    recorded = np.asarray([p["features"] for p in probes], dtype=np.float32)
+    assert vectors.tobytes() == recorded.tobytes()
+
+
+def test_schema_metadata_and_row_groups(tmp_path: Path) -> None:
+    source = write_parquet(tmp_path / "in.parquet", corpus_rows(250), row_group_size=70)
+    enrich_file(Options("rich-9-v1", source, tmp_path / "out.parquet", chunk_size=100))
+    handle = pq.ParquetFile(tmp_path / "out.parquet")
+    features = handle.schema_arrow.field("features").type
+    assert pa.types.is_fixed_size_list(features)
+    assert (features.list_size, features.value_type) == (9, pa.float32())
+    meta = json.loads(handle.schema_arrow.metadata[b"dicechess.enrichment"])
+    assert meta["schema"] == "rich-9-v1"
+    assert meta["columns"] == list(registry.get("rich-9-v1").columns)
+    assert meta["kitVersion"] == contract.__version__
+    sizes = [handle.metadata.row_group(i).num_rows for i in range(handle.metadata.num_row_groups)]
+    assert sizes == [100, 100, 50]
+    assert (tmp_path / "out.parquet.rejects.jsonl").read_bytes() == b""
+
+
+def test_rejects_keep_id_row_number_and_error(tmp_path: Path) -> None:
+    rows = corpus_rows(30)
+    rows[3]["fen"] = "8/8/8/8 w - -"
+    rows[17]["side"] = "B"
+    rows[25]["side"] = None  # null side: the FEN's side to move
+    source = write_parquet(tmp_path / "in.parquet", rows)
+    summary = enrich_file(Options("material-7-v1", source, tmp_path / "out.parquet", chunk_size=8))
+    rejects = [json.loads(line) for line in (tmp_path / "out.parquet.rejects.jsonl").read_text().splitlines()]
+    assert [(r["id"], r["line"]) for r in rejects] == [("row-3", 4), ("row-17", 18)]
+    assert "8/8/8/8" in rejects[0]["error"] and "'B'" in rejects[1]["error"]
+    assert summary.rows == 28
+    ids = pq.read_table(tmp_path / "out.parquet").column("id").to_pylist()
+    assert ids == [row["id"] for index, row in enumerate(rows) if index not in (3, 17)]
+
+
+def test_two_workers_and_a_resume_write_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = corpus_rows(900)
+    rows[444]["fen"] = "garbage"
+    source = write_parquet(tmp_path / "in.parquet", rows, row_group_size=333)
+    enrich_file(Options("kcp-13", source, tmp_path / "one.parquet", chunk_size=64))
+    enrich_file(Options("kcp-13", source, tmp_path / "two.parquet", chunk_size=64, jobs=2))
+
+    real = pipeline.run_chunk
+    calls = {"n": 0}
+
+    def interrupted(task: pipeline.ChunkTask) -> pipeline.ChunkResult:
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        calls["n"] += 1
+        return real(task)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(pipeline, "run_chunk", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            enrich_file(Options("kcp-13", source, tmp_path / "resumed.parquet", chunk_size=64))
+    assert not (tmp_path / "resumed.parquet").exists()
+    summary = enrich_file(Options("kcp-13", source, tmp_path / "resumed.parquet", chunk_size=64, resume=True))
+    assert summary.resumed == 4 * 64
+    for name in ("two", "resumed"):
+        for suffix in ("", ".rejects.jsonl"):
+            assert (tmp_path / f"one.parquet{suffix}").read_bytes() == (tmp_path / f"{name}.parquet{suffix}").read_bytes()
+
+
+def test_inputs_that_cannot_be_enriched_are_refused(tmp_path: Path) -> None:
+    not_parquet = tmp_path / "text.parquet"
+    not_parquet.write_text("id,fen\n", encoding="utf-8")
+    with pytest.raises(EnrichmentError, match="not a readable Parquet file"):
+        enrich_file(Options("kcp-13", not_parquet, tmp_path / "out.parquet"))
+    no_fen = tmp_path / "nofen.parquet"
+    pq.write_table(pa.table({"id": ["a"], "position": ["8/8/8/8/8/8/8/8 w - -"]}), no_fen)
+    with pytest.raises(EnrichmentError, match="no 'fen' column"):
+        enrich_file(Options("kcp-13", no_fen, tmp_path / "out.parquet"))
+    clash = tmp_path / "clash.parquet"
+    pq.write_table(pa.table({"id": ["a"], "fen": ["8/8/8/8/8/8/8/8 w - -"], "features": [1.0]}), clash)
+    with pytest.raises(EnrichmentError, match="already has a 'features' column"):
+        enrich_file(Options("kcp-13", clash, tmp_path / "out.parquet"))
+    assert not (tmp_path / "out.parquet").exists()
+
+
+def test_enrich_table_is_the_same_function_on_arrow_and_pandas(kcp13_golden: dict[str, Any]) -> None:
+    pd = pytest.importorskip("pandas")
+    probes = kcp13_golden["probes"]
+    rows = [{"id": p["id"], "fen": p["fen"], "side": p["side"]} for p in probes]
+    rows.append({"id": "bad", "fen": "x", "side": "w"})
+    arrow = enrich_table(pa.Table.from_pylist(rows), "kcp-13")
+    frame = pd.DataFrame(rows, index=pd.RangeIndex(100, 100 + len(rows)))
+    enriched = enrich_table(frame, "kcp-13")
+    assert list(enriched.index) == list(frame.index)
+    assert list(enriched.columns) == ["id", "fen", "side", "features", "error"]
+    errors = [None if pd.isna(error) else error for error in enriched["error"].tolist()]
+    assert errors == arrow.column("error").to_pylist()
+    assert errors[:27] == [None] * 27 and "'x'" in errors[27]
+    recorded = np.asarray([p["features"] for p in probes], dtype=np.float32)
+    from_arrow = np.asarray(arrow.column("features").to_pylist()[:27], dtype=np.float32)
+    from_pandas = np.asarray([np.asarray(v) for v in enriched["features"].tolist()[:27]], dtype=np.float32)
+    assert from_arrow.tobytes() == recorded.tobytes() == from_pandas.tobytes()
+    assert arrow.column("features")[27].as_py() is None
+
+
+def test_an_empty_table_gives_an_empty_enriched_table(tmp_path: Path) -> None:
+    source = write_parquet(tmp_path / "in.parquet", [])
+    summary = enrich_file(Options("kcp-13", source, tmp_path / "out.parquet"))
+    assert (summary.rows, summary.rejected) == (0, 0)
+    table = pq.read_table(tmp_path / "out.parquet")
+    assert table.num_rows == 0
+    assert table.column_names == ["id", "fen", "side", "ply", "features"]

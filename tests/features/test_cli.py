@@ -1,0 +1,112 @@
+"""``python -m contract extract`` and ``python -m contract bench``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from contract.cli import main
+from contract.commands.bench import format_report, run_bench
+from contract.features import extract_rows
+from contract.features.rows import BadRow, format_row
+
+from .conftest import golden_probes, load_json
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_fen_mode_prints_golden_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["extract", "--schema", "kcp-13", "--fen", "4k3/8/8/8/8/8/4r3/4K3 w - -"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out == ('{"id": "fen", "schema": "kcp-13", "features": [0.0, 0.0, 0.0, -1.0, 0.0, -5.0, 5.0, '
+                   '-13.0, -2000.0, 0.0, 0.4212963, 0.0, 0.0]}\n')
+
+
+def test_fen_mode_side_and_bad_fen(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["extract", "--schema", "rich-9-v1", "--fen",
+                 "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", "--side", "b"]) == 0
+    assert json.loads(capsys.readouterr().out)["features"] == [0, -1, 0, 0, 0, -3, 75, -1, 0]
+    assert main(["extract", "--schema", "kcp-13", "--fen", "8/8/8 w - -"]) == 1
+    err = capsys.readouterr().err
+    assert "placement" in err and "'8/8/8'" in err
+
+
+def test_unknown_schema_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["extract", "--schema", "kcp-14", "--fen", "8/8/8/8/8/8/8/8 w - -"]) == 2
+    assert "unknown featureSchema 'kcp-14'; known schemas: kcp-13," in capsys.readouterr().err
+
+
+def test_jsonl_rows_bad_rows_do_not_stop_the_rest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    probes = golden_probes()
+    lines = [json.dumps({"id": p["id"], "fen": p["fen"], "side": p["side"]}) for p in probes[:3]]
+    lines.insert(1, "{not json")
+    lines.insert(2, "")
+    lines.insert(3, json.dumps({"id": "bad-fen", "fen": "8/8/8/8/8/8/8/8 w KK -"}))
+    lines.append(json.dumps({"id": 7, "fen": probes[6]["fen"], "side": "x"}))
+    lines.append(json.dumps({"fen": probes[6]["fen"]}))
+    lines.append(json.dumps({"id": "last", "fen": probes[6]["fen"]}))
+    source = tmp_path / "rows.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # single-process path (stdout); --input with --output is the bulk path of contract.enrichment
+    code = main(["extract", "--schema", "kcp-13", "--input", str(source)])
+    assert code == 1
+    captured = capsys.readouterr()
+    err = captured.err.splitlines()
+    out_lines = captured.out.splitlines()
+    assert err[0].startswith("extract: line 2 (id None): not valid JSON")
+    assert err[1].startswith("extract: line 4 (id 'bad-fen'): bad FEN castling 'KK'")
+    assert err[2].startswith("extract: line 7 (id 7): bad side 'x'")
+    assert err[3].startswith("extract: line 8 (id None): row has no 'id'")
+    rows = [json.loads(line) for line in out_lines]
+    assert [r["id"] for r in rows] == [p["id"] for p in probes[:3]] + ["last"]
+    golden = {p["id"]: p["features"] for p in load_json("kcp-13.engine-0.12.0.json")["probes"]}
+    for row in rows[:3]:
+        assert row["schema"] == "kcp-13"
+        assert np.array(row["features"], dtype=np.float32).tobytes() == np.array(
+            golden[row["id"]], dtype=np.float32).tobytes()
+    # the output text is the golden's text
+    raw = out_lines[0]
+    assert raw.endswith("[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 78.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]}")
+
+
+def test_extract_rows_is_reusable() -> None:
+    rows = [{"id": "a", "fen": "4k3/8/8/8/8/8/4R3/K7 w - -"}, BadRow("unreadable", id="b"), 5]
+    results = list(extract_rows("kcp-13", rows))
+    assert [r.ok for r in results] == [True, False, False]
+    assert [r.index for r in results] == [0, 1, 2]
+    assert results[1].error == "unreadable" and results[1].id == "b"
+    assert format_row("kcp-13", results[0]).startswith('{"id": "a", "schema": "kcp-13", "features": [')
+    with pytest.raises(KeyError, match="unknown featureSchema 'nope'"):
+        list(extract_rows("nope", rows))
+
+
+def test_module_entry_point_runs() -> None:
+    proc = subprocess.run([sys.executable, "-m", "contract", "extract", "--schema", "material-7-v1", "--fen",
+                           "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"],
+                          capture_output=True, text=True, cwd=ROOT, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["features"] == [0, 0, 0, 0, 0, 0, 78]
+
+
+def test_bench_report_structure() -> None:
+    report = run_bench("kcp-13", repeat=1, warmup=0)
+    assert len(report["probes"]) == 27
+    assert report["golden_mismatches"] == []
+    assert all(p["golden_match"] is True for p in report["probes"])
+    assert report["total_engine_ms"] == pytest.approx(49.302, abs=1e-3)
+    assert all(p["ratio"] is not None for p in report["probes"])
+    text = format_report(report)
+    assert "start-w" in text and "total (sum of medians)" in text
+
+
+def test_bench_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--schema", "raw-board-768-v1", "--repeat", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["schema"] == "raw-board-768-v1" and report["total_engine_ms"] is None
+    assert main(["bench", "--schema", "nope", "--repeat", "1"]) == 2

@@ -9,4 +9,5 @@ with what is committed. Generators are deterministic: same inputs, same bytes.
 GENERATORS: tuple[str, ...] = (
     "generators.manifest_schemas",
     "generators.corpus_schemas", "generators.probes", "generators.vectors", "generators.fixtures",
+    "generators.conformance",
 )

@@ -1,22 +1,18 @@
 """Fixtures for the runtime tests: the reference manifests and the §8.1 synthetic graphs.
 
 The manifests are the engine's and training repository's own files, vendored under
-``tests/data/manifests`` (see its README). The graphs are rebuilt by ``generators/fixtures.py`` and
+``golden/recorded/manifests`` (see ``golden/recorded/README.md``). The graphs are rebuilt by ``generators/fixtures.py`` and
 must reproduce the engine's SHA-256 digests, so they are the engine's graphs byte for byte.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-MANIFESTS = REPO / "tests" / "data" / "manifests"
-# Append (not prepend): an installed kit stays the one under test; only ``generators`` comes from here.
-if str(REPO) not in sys.path:
-    sys.path.append(str(REPO))
+MANIFESTS = REPO / "golden" / "recorded" / "manifests"
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from contract.compatibility import Outcome, evaluate, parse_constraint
 from contract.manifest_schema import manifest_versions
 
-VERDICTS = Path(__file__).resolve().parents[1] / "data" / "engine-compatibility-verdicts.json"
+VERDICTS = Path(__file__).resolve().parents[2] / "golden" / "recorded" / "engine-compatibility-verdicts.json"
 CASES = json.loads(VERDICTS.read_text(encoding="utf-8"))["cases"]
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from contract.manifest import CHECKS, read_manifest
 
-MANIFESTS = Path(__file__).resolve().parents[1] / "data" / "manifests"
+MANIFESTS = Path(__file__).resolve().parents[2] / "golden" / "recorded" / "manifests"
 
 ABSENT = object()
 

@@ -13,7 +13,7 @@ from contract.manifest import read_manifest
 from contract.package import ModelPackage
 from contract.refusal import Refusal
 
-MANIFESTS = Path(__file__).resolve().parents[1] / "data" / "manifests"
+MANIFESTS = Path(__file__).resolve().parents[2] / "golden" / "recorded" / "manifests"
 BASE: dict[str, Any] = json.loads((MANIFESTS / "synthetic_kcp13_value_manifest.json").read_text())
 
 json_values = st.recursive(

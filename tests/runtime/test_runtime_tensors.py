@@ -12,7 +12,7 @@ from runtime_graphs import DOUBLE, build
 from contract.manifest import Manifest, read_manifest
 from contract.tensors import check_graph, render_shape
 
-MANIFESTS = Path(__file__).resolve().parents[1] / "data" / "manifests"
+MANIFESTS = Path(__file__).resolve().parents[2] / "golden" / "recorded" / "manifests"
 
 
 def _manifest(**changes: Any) -> Manifest:

@@ -1,0 +1,78 @@
+"""``python -m contract.conformance run --impl NAME[=COMMAND] ... [--kinds K,...] [--json]``.
+
+Exit status: 0 when every disagreement is listed in the known-divergences file and no entry is stale;
+1 otherwise (or when a corpus cannot be read); 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from contract.conformance import divergences as divergence_file
+from contract.conformance.corpus import KINDS, CorpusError, load_cases
+from contract.conformance.report import as_json, as_text
+from contract.conformance.runner import DEFAULT_TIMEOUT, UsageError, resolve, run
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def _kinds(values: Sequence[str] | None) -> list[str]:
+    if not values:
+        return list(KINDS)
+    chosen = [k.strip() for value in values for k in value.split(",") if k.strip()]
+    unknown = [k for k in chosen if k not in KINDS]
+    if unknown:
+        raise UsageError(f"--kinds: unknown kind(s) {', '.join(unknown)}; known: {', '.join(KINDS)}")
+    return [k for k in KINDS if k in chosen]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m contract.conformance",
+                                     description="Run the conformance matrix over adapters.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    run_parser = sub.add_parser("run", help="ask every implementation every case and print the matrix")
+    run_parser.add_argument("--impl", action="append", required=True, metavar="NAME[=COMMAND]",
+                            help="kit, js, engine, training, service, or NAME=COMMAND; NAME=recorded"
+                                 " replays a recording (repeatable)")
+    run_parser.add_argument("--kinds", action="append", metavar="KIND[,KIND]",
+                            help=f"restrict to these kinds ({', '.join(KINDS)}); default all")
+    run_parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    run_parser.add_argument("--divergences", type=Path, default=None, metavar="FILE",
+                            help="known-divergences file (default golden/divergences.json)")
+    run_parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                            help=f"per-answer timeout (default {DEFAULT_TIMEOUT:g})")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        kinds = _kinds(args.kinds)
+        implementations = [resolve(spec) for spec in args.impl]
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    names = [i.name for i in implementations]
+    if len(set(names)) != len(names):
+        print("error: an implementation is named twice", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        cases = load_cases(kinds)
+        known = divergence_file.load(args.divergences)
+    except (CorpusError, divergence_file.DivergenceFileError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    outcome = run(implementations, cases, kinds, known, timeout=args.timeout)
+    if args.json:
+        sys.stdout.write(json.dumps(as_json(outcome), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(as_text(outcome))
+    return EXIT_OK if outcome.ok else EXIT_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""Known divergences (``golden/divergences.json``): disagreements that are explained, not hidden.
+
+Like an ONNX backend's exclude list, each entry names an implementation, a case and the reason. A
+listed disagreement does not fail a run; an entry whose case now agrees is *stale* and does fail it,
+so the list cannot outlive the bug it excuses. An entry may be limited to ``live`` or ``recorded``
+mode. A file that is not valid against ``schema/conformance-divergences.schema.json``, or that lists
+the same (implementation, case, mode) twice, is refused with a message naming it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from jsonschema import Draft202012Validator
+
+from contract.resources import golden_dir, schema_dir
+
+DIVERGENCES_FILE: Final = "divergences.json"
+SCHEMA_FILE: Final = "conformance-divergences.schema.json"
+
+
+class DivergenceFileError(RuntimeError):
+    """The divergences file cannot be used; the message names it."""
+
+
+@dataclass(frozen=True)
+class Divergence:
+    implementation: str
+    case: str
+    reason: str
+    mode: str | None = None  # None = both modes
+
+    def applies(self, implementation: str, mode: str) -> bool:
+        return self.implementation == implementation and self.mode in (None, mode)
+
+
+def default_path() -> Path:
+    return golden_dir() / DIVERGENCES_FILE
+
+
+def load(path: Path | None = None) -> list[Divergence]:
+    target = default_path() if path is None else path
+    try:
+        document = json.loads(target.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DivergenceFileError(f"{target}: known-divergences file is missing") from None
+    except (OSError, ValueError) as exc:
+        raise DivergenceFileError(f"{target}: cannot read: {exc}") from None
+    schema = json.loads((schema_dir() / SCHEMA_FILE).read_text(encoding="utf-8"))
+    error = next(iter(Draft202012Validator(schema).iter_errors(document)), None)
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(top)"
+        raise DivergenceFileError(f"{target}: does not match {SCHEMA_FILE} at {where}: {error.message}")
+    entries = [Divergence(e["implementation"], e["case"], e["reason"], e.get("mode"))
+               for e in document["divergences"]]
+    seen: set[tuple[str, str, str | None]] = set()
+    for entry in entries:
+        key = (entry.implementation, entry.case, entry.mode)
+        if key in seen:
+            raise DivergenceFileError(f"{target}: {entry.implementation} / {entry.case} is listed twice")
+        seen.add(key)
+    return entries

@@ -1,0 +1,143 @@
+"""The matrix a conformance run prints: per implementation and kind, how many cases agree.
+
+Text for people (the matrix, then every listed divergence with its reason, every unlisted
+disagreement with expected and got, every stale entry) and JSON for machines (``--json``). Strings are
+shown with ``repr``-style escapes so a NBSP, a tab or a trailing newline is visible.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from contract.conformance.corpus import KINDS, Expected
+from contract.conformance.divergences import Divergence
+from contract.conformance.runner import Result, Run
+
+COLUMNS: Final = ("implementation", "mode", "kind", "cases", "agree", "listed", "unlisted", "unsupported")
+HEADERS: Final = {"unlisted": "UNLISTED"}  # shouted in the text matrix: these fail the run
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=True)
+    return json.dumps(value)
+
+
+def _fields(fields: dict[str, Any], keys: tuple[str, ...] | None = None, limit: int = 220) -> str:
+    chosen = fields if keys is None else {k: fields[k] for k in keys if k in fields}
+    parts = []
+    for key, value in chosen.items():
+        if key in ("id", "status") and value != "error":
+            continue
+        if key == "vector" and isinstance(value, list):
+            parts.append(f"vector[{len(value)}]={_show(value)[:limit]}")
+        else:
+            parts.append(f"{key}={_show(value)}")
+    return ", ".join(parts) or "(nothing)"
+
+
+def expected_text(expected: Expected, keys: tuple[str, ...]) -> str:
+    text = _fields(expected.fields, keys or tuple(expected.fields))
+    return text + (" (prefix)" if expected.prefix and "message" in (keys or expected.fields) else "")
+
+
+def got_text(result: Result) -> str:
+    if result.got.get("status") == "error":
+        return f"error: {result.got.get('message')}"
+    return _fields(result.got, result.compared or None)
+
+
+def rows(run: Run) -> list[dict[str, Any]]:
+    modes = {impl.name: impl.mode for impl in run.implementations}
+    listed = {(r.implementation, r.case.id) for r, _ in run.listed}
+    table = []
+    for impl in run.implementations:
+        for kind in KINDS:
+            mine = [r for r in run.results if r.implementation == impl.name and r.case.kind == kind]
+            if kind not in run.kinds or not mine:
+                continue
+            table.append({
+                "implementation": impl.name,
+                "mode": modes[impl.name],
+                "kind": kind,
+                "cases": len(mine),
+                "agree": sum(r.status == "agree" for r in mine),
+                "listed": sum(r.status == "disagree" and (r.implementation, r.case.id) in listed for r in mine),
+                "unlisted": sum(r.status == "disagree" and (r.implementation, r.case.id) not in listed
+                                for r in mine),
+                "unsupported": sum(r.status == "unsupported" for r in mine),
+            })
+    return table
+
+
+def _entry(entry: Divergence) -> dict[str, Any]:
+    out = {"implementation": entry.implementation, "case": entry.case, "reason": entry.reason}
+    if entry.mode is not None:
+        out["mode"] = entry.mode
+    return out
+
+
+def as_json(run: Run) -> dict[str, Any]:
+    def disagreement(result: Result, entry: Divergence | None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "implementation": result.implementation,
+            "case": result.case.id,
+            "expected": result.case.expected.fields,
+            "got": {k: v for k, v in result.got.items() if k != "id"},
+            "compared": list(result.compared),
+        }
+        if entry is not None:
+            out["reason"] = entry.reason
+        return out
+
+    return {
+        "ok": run.ok,
+        "implementations": [{"name": i.name, "mode": i.mode, "command": list(i.command)}
+                            for i in run.implementations],
+        "kinds": run.kinds,
+        "matrix": rows(run),
+        "listed": [disagreement(r, e) for r, e in run.listed],
+        "unlisted": [disagreement(r, None) for r in run.unlisted],
+        "stale": [_entry(e) for e in run.stale],
+        "unchecked": [_entry(e) for e in run.unchecked],
+    }
+
+
+def as_text(run: Run) -> str:
+    table = rows(run)
+    widths = {c: max(len(c), *(len(str(row[c])) for row in table)) if table else len(c) for c in COLUMNS}
+    lines = ["Conformance matrix (canonical answers: golden/conformance, golden/recorded, golden/vectors)", ""]
+    lines.append("  ".join(HEADERS.get(c, c).ljust(widths[c]) if i < 3 else HEADERS.get(c, c).rjust(widths[c])
+                           for i, c in enumerate(COLUMNS)))
+    for row in table:
+        lines.append("  ".join(str(row[c]).ljust(widths[c]) if i < 3 else str(row[c]).rjust(widths[c])
+                               for i, c in enumerate(COLUMNS)))
+    if any(i.mode == "recorded" for i in run.implementations):
+        lines += ["", "mode 'recorded': answers replayed from golden/recorded/ and the corpora's"
+                      " 'recorded' entries (not run live); set DICECHESS_CONFORMANCE_<NAME> to run an adapter."]
+    if run.listed:
+        lines += ["", f"Known divergences ({len(run.listed)}, listed in golden/divergences.json):"]
+        for result, entry in run.listed:
+            lines.append(f"  {result.implementation}  {result.case.id}")
+            lines.append(f"      expected {expected_text(result.case.expected, result.compared)}")
+            lines.append(f"      got      {got_text(result)}")
+            lines.append(f"      reason   {entry.reason}")
+    if run.unchecked:
+        lines += ["", f"Listed divergences not checked in this run ({len(run.unchecked)}; answered"
+                      " 'unsupported'):"]
+        lines += [f"  {e.implementation}  {e.case}" for e in run.unchecked]
+    if run.unlisted:
+        lines += ["", f"UNLISTED disagreements ({len(run.unlisted)}; each fails the run):"]
+        for result in run.unlisted:
+            lines.append(f"  {result.implementation}  {result.case.id}")
+            lines.append(f"      expected {expected_text(result.case.expected, result.compared)}")
+            lines.append(f"      got      {got_text(result)}")
+    if run.stale:
+        lines += ["", f"STALE divergence entries ({len(run.stale)}; the case now agrees or no longer exists:"
+                      " remove them from golden/divergences.json):"]
+        lines += [f"  {e.implementation}  {e.case}  ({e.reason})" for e in run.stale]
+    verdict = "PASS" if run.ok else "FAIL"
+    lines += ["", f"{verdict}: {len(run.unlisted)} unlisted disagreement(s), {len(run.stale)} stale entr(y/ies),"
+                  f" {len(run.listed)} listed divergence(s)."]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,215 @@
+"""Ask every implementation every case and compare each answer with the canonical one.
+
+An implementation is *live* (an adapter command speaking the protocol) or *recorded* (the engine,
+training and service answers recorded in the verdicts file and the corpora, replayed). The built-in
+names resolve as follows: ``kit`` runs this kit's adapter; ``js`` runs ``node js/src/adapter.js``;
+``engine``, ``training`` and ``service`` run the command in ``DICECHESS_CONFORMANCE_<NAME>`` when that
+variable is set, and are replayed from the recordings otherwise (``NAME=recorded`` forces the replay).
+Any other name needs ``NAME=COMMAND``.
+
+Comparison: ``outcome``/``verdict`` and ``message`` exactly (a message may be a prefix where the corpus
+says so), vectors value by value as float32 bit patterns. A recorded answer that names no exact text
+is compared on its verdict only.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import struct
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from contract.conformance.corpus import Case, Expected
+from contract.conformance.divergences import Divergence
+from contract.conformance.protocol import LiveAdapter
+from contract.resources import data_root
+
+RECORDED: Final = "recorded"
+LIVE: Final = "live"
+RECORDED_IMPLEMENTATIONS: Final = ("engine", "training", "service")
+ENV_PREFIX: Final = "DICECHESS_CONFORMANCE_"
+DEFAULT_TIMEOUT: Final = 120.0
+
+
+class UsageError(ValueError):
+    """An ``--impl`` that cannot be resolved."""
+
+
+@dataclass(frozen=True)
+class Implementation:
+    name: str
+    mode: str  # live | recorded
+    command: tuple[str, ...] = ()
+
+
+def env_variable(name: str) -> str:
+    return ENV_PREFIX + name.upper().replace("-", "_")
+
+
+def builtin_command(name: str) -> tuple[str, ...] | None:
+    if name == "kit":
+        return (sys.executable, "-m", "contract.conformance.adapter")
+    if name == "js":
+        return ("node", str(data_root() / "js" / "src" / "adapter.js"))
+    return None
+
+
+def resolve(spec: str, environ: dict[str, str] | None = None) -> Implementation:
+    """``NAME``, ``NAME=COMMAND`` or ``NAME=recorded`` -> an :class:`Implementation`."""
+    env = os.environ if environ is None else environ
+    name, sep, command = spec.partition("=")
+    name = name.strip()
+    if not name or not name.replace("-", "").isalnum() or name != name.lower():
+        raise UsageError(f"--impl {spec!r}: the name must be lowercase letters, digits and '-'")
+    if sep:
+        if command.strip() == RECORDED:
+            if name not in RECORDED_IMPLEMENTATIONS:
+                raise UsageError(f"--impl {spec!r}: only {', '.join(RECORDED_IMPLEMENTATIONS)} have recordings")
+            return Implementation(name, RECORDED)
+        words = tuple(shlex.split(command))
+        if not words:
+            raise UsageError(f"--impl {spec!r}: empty command")
+        return Implementation(name, LIVE, words)
+    builtin = builtin_command(name)
+    if builtin is not None:
+        return Implementation(name, LIVE, builtin)
+    if name in RECORDED_IMPLEMENTATIONS:
+        configured = env.get(env_variable(name), "").strip()
+        if configured:
+            return Implementation(name, LIVE, tuple(shlex.split(configured)))
+        return Implementation(name, RECORDED)
+    raise UsageError(f"--impl {spec!r}: unknown implementation; give a command as {name}=COMMAND")
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Result:
+    implementation: str
+    case: Case
+    status: str  # agree | disagree | unsupported
+    got: dict[str, Any]
+    compared: tuple[str, ...]
+
+
+def _float32_bits(value: Any) -> bytes | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        return struct.pack("<f", value)
+    except (OverflowError, struct.error):
+        return None
+
+
+def _same_vector(expected: Sequence[float], got: Any) -> bool:
+    if not isinstance(got, list) or len(got) != len(expected):
+        return False
+    return all(_float32_bits(e) == _float32_bits(g) and _float32_bits(g) is not None
+               for e, g in zip(expected, got, strict=True))
+
+
+def compare(expected: Expected, answer: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+    """(status, compared keys) of ``answer`` against ``expected``; only keys the answer has count."""
+    status = answer.get("status")
+    if status == "unsupported":
+        return "unsupported", ()
+    if status == "error":
+        return "disagree", ("status",)
+    keys = tuple(k for k in expected.fields if k in answer)
+    for key in keys:
+        want, got = expected.fields[key], answer[key]
+        if key == "vector":
+            if not _same_vector(want, got):
+                return "disagree", keys
+        elif key == "message" and expected.prefix and isinstance(want, str):
+            if not (isinstance(got, str) and got.startswith(want)):
+                return "disagree", keys
+        elif want != got:
+            return "disagree", keys
+    if not keys:
+        return "disagree", keys
+    return "agree", keys
+
+
+def recorded_answer(implementation: str, case: Case) -> dict[str, Any]:
+    recording = case.recorded.get(implementation)
+    if recording is None:
+        return {"id": case.id, "status": "unsupported", "message": "not recorded"}
+    return {"id": case.id, "status": "ok", **recording.fields}
+
+
+def ask_all(implementation: Implementation, cases: Sequence[Case], timeout: float) -> list[dict[str, Any]]:
+    if implementation.mode == RECORDED:
+        return [recorded_answer(implementation.name, case) for case in cases]
+    with LiveAdapter(implementation.name, implementation.command, timeout, cwd=data_root()) as adapter:
+        return [adapter.ask(case.request_line()) for case in cases]
+
+
+def evaluate(implementation: Implementation, cases: Sequence[Case], answers: Sequence[dict[str, Any]]
+             ) -> list[Result]:
+    results = []
+    for case, answer in zip(cases, answers, strict=True):
+        status, keys = compare(case.expected, answer)
+        results.append(Result(implementation.name, case, status, answer, keys))
+    return results
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    implementations: list[Implementation]
+    kinds: list[str]
+    results: list[Result]
+    divergences: list[Divergence]
+    listed: list[tuple[Result, Divergence]] = field(default_factory=list)
+    unlisted: list[Result] = field(default_factory=list)
+    stale: list[Divergence] = field(default_factory=list)
+    unchecked: list[Divergence] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.unlisted and not self.stale
+
+
+def classify(run: Run) -> Run:
+    """Split disagreements into listed and unlisted; find stale and unchecked entries."""
+    modes = {impl.name: impl.mode for impl in run.implementations}
+    by_key = {(r.implementation, r.case.id): r for r in run.results}
+    entries: dict[tuple[str, str], Divergence] = {}
+    for entry in run.divergences:
+        mode = modes.get(entry.implementation)
+        if mode is not None and entry.applies(entry.implementation, mode):
+            entries[(entry.implementation, entry.case)] = entry
+    for result in run.results:
+        if result.status != "disagree":
+            continue
+        listed = entries.get((result.implementation, result.case.id))
+        if listed is None:
+            run.unlisted.append(result)
+        else:
+            run.listed.append((result, listed))
+    for key, entry in entries.items():
+        found = by_key.get(key)
+        if found is None:
+            if key[1].split("/", 1)[0] in run.kinds:  # it names no case of the corpus: stale too
+                run.stale.append(entry)
+        elif found.status == "unsupported":
+            run.unchecked.append(entry)
+        elif found.status == "agree":
+            run.stale.append(entry)
+    return run
+
+
+def run(implementations: Iterable[Implementation], cases: Sequence[Case], kinds: Sequence[str],
+        divergences: Sequence[Divergence], timeout: float = DEFAULT_TIMEOUT) -> Run:
+    impls = list(implementations)
+    results: list[Result] = []
+    for impl in impls:
+        results.extend(evaluate(impl, cases, ask_all(impl, cases, timeout)))
+    return classify(Run(impls, list(kinds), results, list(divergences)))

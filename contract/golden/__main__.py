@@ -1,0 +1,5 @@
+import sys
+
+from contract.golden.cli import main
+
+sys.exit(main())

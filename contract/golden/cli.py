@@ -1,0 +1,214 @@
+"""``python -m contract.golden regenerate | check | report``: keep the golden corpus and prove it.
+
+* ``regenerate [--accept-drift REASON]`` runs every generator and writes each changed file atomically.
+  If a vector of an existing probe would change it prints the drift table and writes nothing (exit 1),
+  unless ``--accept-drift`` gives a reason, which is appended with the cells to
+  ``golden/drift-log.json``.
+* ``check`` regenerates in memory and fails (exit 1) on any difference from the committed files, any
+  stale generated file, any file breaking its JSON Schema, and any disagreement with a recorded corpus
+  in ``golden/recorded/`` (float32 bits), printing what differs.
+* ``report --output DIR`` writes ``DIR/index.html``: boards, tags and vectors, drift and disagreement
+  highlighted.
+
+``--root DIR`` names the checkout (default: the current directory, which must hold ``golden/`` and
+``generators/``). Exit codes: 0 ok, 1 refused or differs, 2 usage error. Progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import hashlib
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from contract.golden import corpus, drift, progress, recorded, report, validation
+from contract.golden.vectors import VectorFileError, read
+from contract.strictjson import write_atomic
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+DIFF_LINES = 60
+DIFF_LINE_WIDTH = 160
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m contract.golden",
+        description="Regenerate, check and show the dicechess-contract golden corpus.",
+    )
+    parser.add_argument("--root", metavar="DIR",
+                        help="repository root holding golden/ and generators/ (default: current directory)")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    regen = sub.add_parser("regenerate", help="rewrite the corpus from the generators")
+    regen.add_argument("--accept-drift", metavar="REASON",
+                       help="accept changed vectors of existing probes; REASON goes into the drift log")
+    sub.add_parser("check", help="fail if the committed corpus differs from the generators or a recording")
+    rep = sub.add_parser("report", help="write a static HTML page of every probe")
+    rep.add_argument("--output", metavar="DIR", required=True, help="directory to write index.html into")
+    return parser
+
+
+def _say(text: str = "") -> None:
+    print(text, flush=True)
+
+
+def _text_diff(path: str, old: bytes, new: bytes) -> str:
+    if b"\0" in old or b"\0" in new:
+        return (f"  committed {len(old)} bytes sha256 {hashlib.sha256(old).hexdigest()}\n"
+                f"  generated {len(new)} bytes sha256 {hashlib.sha256(new).hexdigest()}")
+    lines = list(difflib.unified_diff(
+        old.decode("utf-8", "replace").splitlines(), new.decode("utf-8", "replace").splitlines(),
+        f"{path} (committed)", f"{path} (regenerated)", n=1, lineterm=""))
+    shown = [line if len(line) <= DIFF_LINE_WIDTH else line[:DIFF_LINE_WIDTH] + " ..."
+             for line in lines[:DIFF_LINES]]
+    if len(lines) > DIFF_LINES:
+        shown.append(f"... {len(lines) - DIFF_LINES} more diff lines")
+    return "\n".join("  " + line for line in shown)
+
+
+def _file_difference(path: str, old: bytes, new: bytes) -> str:
+    """A readable account of one differing file: a cell table for vectors, else a unified diff."""
+    if path.startswith(drift.VECTOR_PREFIX):
+        try:
+            cells = drift.compare(read(path + " (committed)", old), read(path, new))
+        except VectorFileError as exc:
+            return f"  {exc}\n" + _text_diff(path, old, new)
+        if cells:
+            table = drift.table(cells, ("schema", "probe", "column", "committed", "regenerated"))
+            return "\n".join("  " + line for line in table.splitlines())
+    return _text_diff(path, old, new)
+
+
+def _load_schema(root: Path, generated: dict[str, bytes]) -> Callable[[str], bytes | None]:
+    def load(path: str) -> bytes | None:
+        if path in generated:
+            return generated[path]
+        target = root / path
+        return target.read_bytes() if target.is_file() else None
+    return load
+
+
+def run_check(root: Path) -> int:
+    generated = corpus.generate_all(root)
+    committed = corpus.read_committed(root, list(generated))
+    failures = 0
+    for path, data in generated.items():
+        old = committed[path]
+        if old is None:
+            failures += 1
+            _say(f"FAIL {path}: missing (run: python -m contract.golden regenerate)")
+        elif old != data:
+            failures += 1
+            _say(f"FAIL {path}: the committed file differs from what the generators produce")
+            _say(_file_difference(path, old, data))
+    for path in corpus.stale_files(root, generated):
+        failures += 1
+        _say(f"FAIL {path}: no generator produces this file any more (delete it or restore its generator)")
+    log_path = root / corpus.DRIFT_LOG
+    if not log_path.is_file():
+        failures += 1
+        _say(f"FAIL {corpus.DRIFT_LOG}: missing (run: python -m contract.golden regenerate)")
+    progress.note("validating corpus files against schema/")
+    files = validation.corpus_files(root, generated)
+    validated, problems = validation.validate_files(files, _load_schema(root, generated))
+    for problem in problems:
+        failures += 1
+        _say(f"FAIL schema: {problem}")
+    progress.note("comparing with the recorded corpora")
+    agreement = recorded.compare(root, generated)
+    for problem in agreement.problems:
+        failures += 1
+        _say(f"FAIL recorded: {problem}")
+    if agreement.cells:
+        failures += 1
+        _say(f"FAIL recorded: {len(agreement.cells)} cells disagree with a recorded corpus (float32 bits):")
+        table = drift.table(agreement.cells, ("recorded corpus", "probe", "column", "recorded", "kit"))
+        _say("\n".join("  " + line for line in table.splitlines()))
+    if failures:
+        _say(f"golden check FAILED: {failures} problem(s) in {root}")
+        return EXIT_FAILED
+    _say(f"golden check passed: {len(generated)} generated files match; {validated} corpus files conform "
+         f"to their schemas; {agreement.vectors} recorded vectors from {len(agreement.files)} corpora "
+         "agree bit for bit")
+    return EXIT_OK
+
+
+def run_regenerate(root: Path, reason: str | None) -> int:
+    generated = corpus.generate_all(root)
+    committed = corpus.read_committed(root, list(generated))
+    cells = drift.vector_drift(committed, generated)
+    log_file = root / corpus.DRIFT_LOG
+    log_data = log_file.read_bytes() if log_file.is_file() else None
+    if cells and reason is None:
+        _say(f"refused: {len(cells)} cell(s) of existing probes would change; nothing was written.")
+        _say(drift.table(cells))
+        _say('If the change is intended, run again with --accept-drift "REASON" (recorded in '
+             f"{corpus.DRIFT_LOG}).")
+        return EXIT_FAILED
+    to_write = dict(generated)
+    if cells and reason is not None:
+        to_write[corpus.DRIFT_LOG] = drift.append_to_log(log_data, reason, cells)
+    elif log_data is None:
+        to_write[corpus.DRIFT_LOG] = drift.log_bytes(drift.empty_log())
+    summary = corpus.write_files(root, to_write)
+    for path in summary.written:
+        _say(f"wrote {path}")
+    if cells:
+        _say(f"accepted drift of {len(cells)} cell(s): {reason}")
+        _say(drift.table(cells))
+    elif reason is not None:
+        _say("no existing vector changed; --accept-drift recorded nothing")
+    for path in corpus.stale_files(root, generated):
+        _say(f"note: {path} is not produced by any generator (delete it if it is obsolete)")
+    _say(f"regenerated {len(to_write)} files: {len(summary.written)} written, "
+         f"{len(summary.unchanged)} unchanged")
+    return EXIT_OK
+
+
+def run_report(root: Path, output: str) -> int:
+    target = Path(output)
+    if target.exists() and not target.is_dir():
+        raise corpus.CorpusError(f"{target}: exists and is not a directory")
+    generated = corpus.generate_all(root)
+    committed = corpus.read_committed(root, list(generated))
+    cells = drift.vector_drift(committed, generated)
+    progress.note("comparing with the recorded corpora")
+    agreement = recorded.compare(root, generated)
+    progress.note("drawing boards")
+    page = report.render(generated, cells, agreement)
+    target.mkdir(parents=True, exist_ok=True)
+    write_atomic(target / "index.html", page)
+    _say(f"wrote {target / 'index.html'} ({len(cells)} drifted, {len(agreement.cells)} disagreeing cells)")
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "regenerate" and args.accept_drift is not None and not args.accept_drift.strip():
+        parser.error("--accept-drift needs a non-blank REASON")
+    progress.enable(not args.quiet)
+    try:
+        root = corpus.find_root(args.root)
+    except corpus.CorpusError as exc:
+        print(f"python -m contract.golden: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        if args.command == "regenerate":
+            return run_regenerate(root, args.accept_drift)
+        if args.command == "check":
+            return run_check(root)
+        return run_report(root, args.output)
+    except (corpus.CorpusError, VectorFileError, OSError) as exc:
+        print(f"python -m contract.golden {args.command}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        progress.enable(False)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

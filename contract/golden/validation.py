@@ -1,0 +1,91 @@
+"""Which JSON Schema describes which corpus file, and validation of the corpus against them.
+
+:data:`CORPUS_SCHEMAS` is the one table: a glob over repository paths -> the schema file (under
+``schema/``) that describes every file it matches. Manifests name their schema through their
+``manifestVersion``. A file that is not valid JSON, or names no known manifest version, or breaks its
+schema is reported with the file, the JSON path and the schema's complaint; nothing is skipped silently.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from contract.strictjson import JsonRefusal
+from contract.strictjson import parse as parse_json
+
+MANIFEST_SCHEMA = "manifest-{version}"
+# glob over repo-relative paths -> schema name (schema/<name>.schema.json); first match wins.
+CORPUS_SCHEMAS: tuple[tuple[str, str], ...] = (
+    ("golden/probes.json", "probes"),
+    ("golden/drift-log.json", "drift-log"),
+    ("golden/vectors/*.json", "golden-vectors"),
+    ("golden/recorded/*.engine-*.json", "golden-vectors"),
+    ("golden/fixtures/*_parity.json", "parity"),
+    ("golden/fixtures/*_manifest.json", MANIFEST_SCHEMA),
+    ("golden/example-package/manifest.json", MANIFEST_SCHEMA),
+)
+
+
+def schema_name(path: str, doc: Any) -> str | None:
+    """The schema for ``path`` (``None``: not a corpus file described here)."""
+    for pattern, name in CORPUS_SCHEMAS:
+        if fnmatch.fnmatchcase(path, pattern):
+            if name == MANIFEST_SCHEMA:
+                version = doc.get("manifestVersion") if isinstance(doc, dict) else None
+                return MANIFEST_SCHEMA.format(version=version)
+            return name
+    return None
+
+
+def schema_path(name: str) -> str:
+    return f"schema/{name}.schema.json"
+
+
+@cache
+def _validator(schema_text: bytes) -> Draft202012Validator:
+    schema = parse_json(schema_text, max_bytes=64 * 1024 * 1024)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def validate_files(files: Mapping[str, bytes],
+                   load_schema: Callable[[str], bytes | None]) -> tuple[int, list[str]]:
+    """How many corpus files in ``files`` were validated, and the problems found (empty when all conform)."""
+    checked = 0
+    problems: list[str] = []
+    for path, data in files.items():
+        if not path.endswith(".json") or not path.startswith("golden/"):
+            continue
+        try:
+            doc = parse_json(data, max_bytes=64 * 1024 * 1024)
+        except JsonRefusal as exc:
+            problems.append(f"{path}: {exc}")
+            continue
+        name = schema_name(path, doc)
+        if name is None:
+            continue
+        checked += 1
+        schema_text = load_schema(schema_path(name))
+        if schema_text is None:
+            problems.append(f"{path}: its schema {schema_path(name)} does not exist")
+            continue
+        for error in sorted(_validator(schema_text).iter_errors(doc), key=lambda e: list(e.absolute_path)):
+            where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+            problems.append(f"{path}: {where}: {error.message[:300]} ({schema_path(name)})")
+    return checked, problems
+
+
+def corpus_files(root: Path, generated: Mapping[str, bytes]) -> dict[str, bytes]:
+    """Every corpus file: the regenerated ones, plus committed ones no generator writes (recorded, log)."""
+    files = dict(generated)
+    for path in sorted((root / "golden").rglob("*.json")):
+        relative = path.relative_to(root).as_posix()
+        if relative not in files and schema_name(relative, None) is not None:
+            files[relative] = path.read_bytes()
+    return files

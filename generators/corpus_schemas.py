@@ -1,0 +1,198 @@
+"""Write the JSON Schemas (draft 2020-12) of the golden corpus files under ``schema/``.
+
+* ``probes.schema.json`` - ``golden/probes.json``;
+* ``golden-vectors.schema.json`` - ``golden/vectors/*.json`` and the engine's recorded goldens (one
+  format); each schema id is tied to its exact column list and width;
+* ``parity.schema.json`` - the engine-format parity file ``synthetic_kcp13_value_parity.json``;
+* ``drift-log.schema.json`` - ``golden/drift-log.json``, the accepted drifts and their reasons.
+
+Widths and columns come from the registry (``schema/feature-schemas.json``), never typed twice.
+Patterns use ASCII classes only (``[0-9]``, never ``\\d``) so Python ``jsonschema``, ``check-jsonschema``
+and ajv read them alike. What JSON Schema cannot say (unique probe ids, twins matching their originals)
+is checked by ``python -m contract.golden check`` and tests/golden.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from contract.registry import feature_schemas
+from contract.registry import get as get_schema
+
+SCHEMA_BASE = "https://dicechess-contract.dev/schema/"
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+PARITY_SCHEMA_ID = "kcp-13"
+
+PROBE_ID = {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "maxLength": 200}
+_PIECES = "pnbrqkPNBRQK"
+FEN = {
+    "type": "string",
+    "pattern": (
+        f"^[1-8{_PIECES}/]+ [wb] (-|[KQkq]{{1,4}}) (-|([a-h][1-8])+)"
+        f"( [0-9]+( [0-9]+( (-|[{_PIECES}]{{1,3}}))?)?)?$"
+    ),
+    "description": "DFEN (spec/domain.md §2): 4 to 7 fields; the extractors ignore clocks and dice.",
+}
+SIDE = {"enum": ["w", "b"], "description": "The extraction colour: the FEN's side to move."}
+TAGS = {"type": "array", "items": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"}}
+SHA256 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+SEMVER = {"type": "string", "pattern": "^[0-9]+\\.[0-9]+\\.[0-9]+$"}
+
+
+def _document(name: str, title: str, description: str, body: dict[str, Any]) -> dict[str, Any]:
+    return {"$schema": DRAFT, "$id": f"{SCHEMA_BASE}{name}.schema.json", "title": title,
+            "description": description, **body}
+
+
+def _vector(width: int) -> dict[str, Any]:
+    return {"type": "array", "items": {"type": "number"}, "minItems": width, "maxItems": width}
+
+
+def probes_schema() -> dict[str, Any]:
+    probe = {
+        "type": "object",
+        "required": ["id", "fen", "side", "tags", "note", "origin"],
+        "additionalProperties": False,
+        "properties": {
+            "id": PROBE_ID,
+            "fen": FEN,
+            "side": SIDE,
+            "tags": TAGS,
+            "note": {"type": "string"},
+            "origin": {"type": "string", "minLength": 1,
+                       "description": "Who wrote the probe: a recorded corpus, or the kit."},
+            "twinOf": {**PROBE_ID, "description": "For a '-twin' probe: the id of the probe it mirrors."},
+        },
+    }
+    return _document(
+        "probes", "dicechess-contract golden probes",
+        "golden/probes.json: the probe positions of the golden corpus (generators/probes.py).",
+        {"type": "object", "required": ["description", "probes"], "additionalProperties": False,
+         "properties": {"description": {"type": "string"},
+                        "probes": {"type": "array", "minItems": 1, "items": probe}}},
+    )
+
+
+def golden_vectors_schema() -> dict[str, Any]:
+    schemas = feature_schemas()
+    ties = [
+        {
+            "if": {"properties": {"schema": {"const": s.id}}, "required": ["schema"]},
+            "then": {"properties": {"columns": {"const": list(s.columns)},
+                                    "probes": {"items": {"properties": {"features": _vector(s.width)}}}}},
+        }
+        for s in schemas.values()
+    ]
+    probe = {
+        "type": "object",
+        "required": ["id", "fen", "side", "tags", "note", "features"],
+        "properties": {
+            "id": {"type": "string", "minLength": 1},
+            "fen": FEN,
+            "side": SIDE,
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "note": {"type": "string"},
+            "features": {"type": "array", "items": {"type": "number"},
+                         "description": "float32 values, shortest round-trip text; compare as float32."},
+        },
+    }
+    return _document(
+        "golden-vectors", "dice-chess golden feature vectors",
+        "One feature schema's vectors for a list of probes, mover perspective: the engine goldens' format "
+        "(spec/features.md §12), shared by golden/vectors/*.json and the recorded goldens.",
+        {"type": "object",
+         "required": ["schema", "perspective", "engineVersion", "columns", "probes"],
+         "properties": {
+             "schema": {"enum": list(schemas)},
+             "perspective": {"const": "side-to-move"},
+             "engineVersion": SEMVER,
+             "engineArtifact": {"type": "string"},
+             "generator": {"type": "string"},
+             "columns": {"type": "array", "items": {"type": "string"}},
+             "probes": {"type": "array", "items": probe},
+         },
+         "allOf": ties},
+    )
+
+
+def parity_schema() -> dict[str, Any]:
+    schema = get_schema(PARITY_SCHEMA_ID)
+    probe = {
+        "type": "object",
+        "required": ["id", "fen", "side", "features", "output"],
+        "additionalProperties": False,
+        "properties": {
+            "id": {"type": "string", "minLength": 1},
+            "fen": FEN,
+            "side": SIDE,
+            "features": _vector(schema.width),
+            "output": {"type": "number", "minimum": 0, "maximum": 1,
+                       "description": "The model's float32 output, written as the double it widens to."},
+        },
+    }
+    fields = ["schema", "perspective", "model", "modelSha256", "generator", "runtime", "featureSource",
+              "columns", "probes"]
+    return _document(
+        "parity", "dice-chess model parity fixture",
+        "The engine's synthetic_kcp13_value_parity.json format (spec/contract.md §8.1): feature rows and "
+        "the onnxruntime outputs a reader must reproduce within 1e-6.",
+        {"type": "object", "required": fields, "additionalProperties": False,
+         "properties": {
+             "schema": {"const": schema.id},
+             "perspective": {"const": "side-to-move"},
+             "model": {"type": "string", "pattern": "^[A-Za-z0-9_.-]+\\.onnx$"},
+             "modelSha256": SHA256,
+             "generator": {"type": "string"},
+             "runtime": {"type": "string"},
+             "featureSource": {"type": "string"},
+             "columns": {"const": list(schema.columns)},
+             "probes": {"type": "array", "minItems": 1, "items": probe},
+         }},
+    )
+
+
+def drift_log_schema() -> dict[str, Any]:
+    change = {
+        "type": "object",
+        "required": ["schema", "probe", "column", "old", "new"],
+        "additionalProperties": False,
+        "properties": {
+            "schema": {"enum": list(feature_schemas())},
+            "probe": {"type": "string", "minLength": 1},
+            "column": {"type": "string", "minLength": 1},
+            "old": {"type": ["number", "null"], "description": "null: the cell did not exist."},
+            "new": {"type": ["number", "null"], "description": "null: the cell no longer exists."},
+        },
+    }
+    entry = {
+        "type": "object",
+        "required": ["reason", "changes"],
+        "additionalProperties": False,
+        "properties": {
+            "reason": {"type": "string", "pattern": "[^\\x00-\\x20]"},
+            "changes": {"type": "array", "minItems": 1, "items": change},
+        },
+    }
+    return _document(
+        "drift-log", "dicechess-contract accepted vector drift",
+        "golden/drift-log.json: every change to an existing probe's vector that "
+        "'python -m contract.golden regenerate --accept-drift REASON' accepted, with its reason.",
+        {"type": "object", "required": ["description", "entries"], "additionalProperties": False,
+         "properties": {"description": {"type": "string"}, "entries": {"type": "array", "items": entry}}},
+    )
+
+
+SCHEMAS = {
+    "probes": probes_schema,
+    "golden-vectors": golden_vectors_schema,
+    "parity": parity_schema,
+    "drift-log": drift_log_schema,
+}
+
+
+def generate() -> dict[str, bytes]:
+    return {
+        f"schema/{name}.schema.json": (json.dumps(build(), indent=2, ensure_ascii=True) + "\n").encode("utf-8")
+        for name, build in SCHEMAS.items()
+    }

@@ -1,0 +1,66 @@
+"""Write ``golden/vectors/<schema>.json``: every probe's vector for every registered feature schema.
+
+One file per schema of ``schema/feature-schemas.json``, in the engine goldens' format and layout
+(spec/features.md §12: ``schema``, ``perspective``, ``engineVersion``, ``engineArtifact``,
+``generator``, ``columns``, ``probes[{id, fen, side, tags, note, features}]``), so a reader of the
+engine's goldens reads these unchanged. Vectors come from the kit's extractors (``contract.features``)
+for the probe's side, mover perspective; ``engineVersion`` names the engine release whose behaviour
+they reproduce. A probe whose FEN the extractors refuse stops generation with the probe named.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chess
+
+from contract import features
+from contract.golden import progress
+from contract.golden.layout import render
+from contract.registry import feature_schemas
+from generators import probes as probe_source
+
+OUTPUT_DIR = "golden/vectors"
+ENGINE_VERSION = "0.12.0"
+ENGINE_ARTIFACT = f"com.fortemate:dicechess-engine_3:{ENGINE_VERSION}"
+GENERATOR = "generators/vectors.py (dicechess-contract extractors)"
+
+
+def output_path(schema_id: str) -> str:
+    return f"{OUTPUT_DIR}/{schema_id}.json"
+
+
+def vectors() -> dict[str, dict[str, Any]]:
+    """schema id -> the corpus object of that schema."""
+    probe_list = probe_source.probes()
+    schemas = feature_schemas()
+    rows: dict[str, list[dict[str, Any]]] = {schema_id: [] for schema_id in schemas}
+    for index, probe in enumerate(probe_list, start=1):
+        try:
+            position = features.parse_fen(probe["fen"])
+        except features.FenError as exc:
+            raise ValueError(f"probe {probe['id']}: {exc}") from None
+        color = chess.WHITE if probe["side"] == "w" else chess.BLACK
+        for schema_id in schemas:
+            vector = features.extract(schema_id, position, color)
+            rows[schema_id].append({
+                "id": probe["id"], "fen": probe["fen"], "side": probe["side"], "tags": probe["tags"],
+                "note": probe["note"], "features": [float(v) for v in vector],
+            })
+        progress.step("vectors (probes x 7 schemas)", index, len(probe_list))
+    return {
+        schema_id: {
+            "schema": schema_id,
+            "perspective": "side-to-move",
+            "engineVersion": ENGINE_VERSION,
+            "engineArtifact": ENGINE_ARTIFACT,
+            "generator": GENERATOR,
+            "columns": list(schema.columns),
+            "probes": rows[schema_id],
+        }
+        for schema_id, schema in schemas.items()
+    }
+
+
+def generate() -> dict[str, bytes]:
+    return {output_path(schema_id): render(corpus) for schema_id, corpus in vectors().items()}

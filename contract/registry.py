@@ -42,6 +42,10 @@ def feature_schemas() -> dict[str, FeatureSchema]:
             built_on=entry.get("builtOn"),
             description=entry["description"],
         )
+    for schema in schemas.values():
+        base = schemas.get(schema.built_on) if schema.built_on is not None else None
+        if schema.built_on is not None and (base is None or schema.columns[: base.width] != base.columns):
+            raise RuntimeError(f"{REGISTRY_FILE}: {schema.id} is not built on {schema.built_on}'s columns")
     return schemas
 
 

@@ -4,7 +4,8 @@
 * ``golden-vectors.schema.json`` - ``golden/vectors/*.json`` and the engine's recorded goldens (one
   format); each schema id is tied to its exact column list and width;
 * ``parity.schema.json`` - the engine-format parity file ``synthetic_kcp13_value_parity.json``;
-* ``drift-log.schema.json`` - ``golden/drift-log.json``, the accepted drifts and their reasons.
+* ``drift-log.schema.json`` - ``golden/drift-log.json``, the accepted drifts and their reasons;
+* ``feature-schemas.schema.json`` - the registry ``schema/feature-schemas.json`` itself.
 
 Widths and columns come from the registry (``schema/feature-schemas.json``), never typed twice.
 Patterns use ASCII classes only (``[0-9]``, never ``\\d``) so Python ``jsonschema``, ``check-jsonschema``
@@ -183,7 +184,35 @@ def drift_log_schema() -> dict[str, Any]:
     )
 
 
+def feature_schemas_schema() -> dict[str, Any]:
+    entry = {
+        "type": "object",
+        "required": ["id", "width", "engineExtractor", "description", "columns"],
+        "properties": {
+            "id": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+                   "description": "The id manifests name in featureSchema."},
+            "width": {"type": "integer", "minimum": 1, "description": "The number of columns."},
+            "engineExtractor": {"type": "string", "description": "The engine class that defines the schema."},
+            "builtOn": {"type": "string", "description": "The narrower schema whose vector is this one's prefix."},
+            "description": {"type": "string"},
+            "columns": {"type": "array", "minItems": 1, "uniqueItems": True,
+                        "items": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
+                        "description": "Column names in vector order; as many as width."},
+        },
+    }
+    return _document(
+        "feature-schemas", "dicechess-contract feature-schema registry",
+        "schema/feature-schemas.json: every feature schema a reader accepts, with its width and ordered "
+        "column names (the one place they are defined). That width equals the number of columns, and that "
+        "builtOn names a registered schema whose columns are this one's prefix, is checked by the kit.",
+        {"type": "object", "required": ["description", "schemas"],
+         "properties": {"description": {"type": "string"},
+                        "schemas": {"type": "array", "minItems": 1, "items": entry}}},
+    )
+
+
 SCHEMAS = {
+    "feature-schemas": feature_schemas_schema,
     "probes": probes_schema,
     "golden-vectors": golden_vectors_schema,
     "parity": parity_schema,

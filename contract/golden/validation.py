@@ -20,6 +20,7 @@ from contract.strictjson import JsonRefusal
 from contract.strictjson import parse as parse_json
 
 MANIFEST_SCHEMA = "manifest-{version}"
+REGISTRY = "schema/feature-schemas.json"
 # glob over repo-relative paths -> schema name (schema/<name>.schema.json); first match wins.
 CORPUS_SCHEMAS: tuple[tuple[str, str], ...] = (
     ("golden/probes.json", "probes"),
@@ -29,6 +30,13 @@ CORPUS_SCHEMAS: tuple[tuple[str, str], ...] = (
     ("golden/fixtures/*_parity.json", "parity"),
     ("golden/fixtures/*_manifest.json", MANIFEST_SCHEMA),
     ("golden/example-package/manifest.json", MANIFEST_SCHEMA),
+    ("golden/recorded/manifests/*_manifest.json", MANIFEST_SCHEMA),
+    ("golden/recorded/manifests/*_parity.json", "parity"),
+    ("golden/conformance/engine-compatibility.json", "conformance-engine-compatibility"),
+    ("golden/conformance/manifests.json", "conformance-manifests"),
+    ("golden/conformance/tensor-contract.json", "conformance-tensor-contract"),
+    ("golden/divergences.json", "conformance-divergences"),
+    (REGISTRY, "feature-schemas"),
 )
 
 
@@ -60,7 +68,7 @@ def validate_files(files: Mapping[str, bytes],
     checked = 0
     problems: list[str] = []
     for path, data in files.items():
-        if not path.endswith(".json") or not path.startswith("golden/"):
+        if not path.endswith(".json") or not (path.startswith("golden/") or path == REGISTRY):
             continue
         try:
             doc = parse_json(data, max_bytes=64 * 1024 * 1024)
@@ -84,6 +92,8 @@ def validate_files(files: Mapping[str, bytes],
 def corpus_files(root: Path, generated: Mapping[str, bytes]) -> dict[str, bytes]:
     """Every corpus file: the regenerated ones, plus committed ones no generator writes (recorded, log)."""
     files = dict(generated)
+    if REGISTRY not in files and (root / REGISTRY).is_file():
+        files[REGISTRY] = (root / REGISTRY).read_bytes()
     for path in sorted((root / "golden").rglob("*.json")):
         relative = path.relative_to(root).as_posix()
         if relative not in files and schema_name(relative, None) is not None:

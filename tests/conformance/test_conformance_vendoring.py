@@ -4,26 +4,17 @@ and ``--check-metaschema`` over every schema. Runs the installed command-line to
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from schema_cli import check_jsonschema
 
 from contract.resources import data_root
 
 ROOT = data_root()
 SHARED_MANIFESTS = ROOT.parent / "shared" / "reference" / "manifests"
 VENDORED_MANIFESTS = ROOT / "golden" / "recorded" / "manifests"
-
-
-def _check_jsonschema() -> list[str]:
-    beside = Path(sys.executable).with_name("check-jsonschema")
-    found = str(beside) if beside.exists() else shutil.which("check-jsonschema")
-    if found is None:
-        pytest.fail("check-jsonschema is not installed (it is a test dependency: pip install check-jsonschema)")
-    return [found]
 
 
 def _fixture_manifests() -> list[Path]:
@@ -35,7 +26,7 @@ def _fixture_manifests() -> list[Path]:
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*_check_jsonschema(), *args], capture_output=True, text=True, check=False)
+    return subprocess.run([check_jsonschema(), *args], capture_output=True, text=True, check=False)
 
 
 def test_the_vendored_manifests_are_the_recorded_ones() -> None:

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import copy
 import json
-import shutil
 import subprocess
-import sys
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 from golden_testkit import ENGINE_FIXTURES, ROOT
 from jsonschema import Draft202012Validator
+from schema_cli import check_jsonschema
 
 from contract.golden.validation import CORPUS_SCHEMAS, schema_name, schema_path
 
@@ -62,15 +61,8 @@ def test_the_engines_parity_file_validates_against_the_parity_schema() -> None:
     assert list(validator.iter_errors(_load(ENGINE_FIXTURES / "synthetic_kcp13_value_parity.json"))) == []
 
 
-def _check_jsonschema() -> str:
-    beside = Path(sys.executable).parent / "check-jsonschema"
-    found = str(beside) if beside.exists() else shutil.which("check-jsonschema")
-    assert found, "check-jsonschema is a test dependency (pyproject [test])"
-    return found
-
-
 def test_every_corpus_file_validates_with_the_check_jsonschema_cli() -> None:
-    tool = _check_jsonschema()
+    tool = check_jsonschema()
     for schema_file, files in _corpus_files().items():
         result = subprocess.run([tool, "--schemafile", schema_file, *files], cwd=ROOT, capture_output=True,
                                 text=True, timeout=300, check=False)
@@ -84,7 +76,7 @@ def test_check_jsonschema_rejects_a_vector_of_the_wrong_width(tmp_path: Path) ->
     broken["probes"][0]["features"].append(0.0)
     target = tmp_path / "kcp-13.json"
     target.write_text(json.dumps(broken), encoding="utf-8")
-    result = subprocess.run([_check_jsonschema(), "--schemafile", "schema/golden-vectors.schema.json",
+    result = subprocess.run([check_jsonschema(), "--schemafile", "schema/golden-vectors.schema.json",
                              str(target)], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 1
     assert "is too long" in result.stdout

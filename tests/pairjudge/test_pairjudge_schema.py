@@ -5,27 +5,19 @@ deviation into a warning while the verdict stays the reference's."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
 from pairjudge_support import BUNDLES, REFERENCE_BUNDLES, apply_ops, copy_bundle
+from schema_cli import check_jsonschema
 
 from contract.pairjudge import verify_bundle
 from contract.resources import schema_dir
 
 SCHEMA = schema_dir() / "pairjudge-1.schema.json"
 MANIFESTS = [BUNDLES / name / "pairjudge.json" for name in REFERENCE_BUNDLES]
-
-
-def _check_jsonschema() -> str:
-    beside = Path(sys.executable).parent / "check-jsonschema"
-    found = str(beside) if beside.exists() else shutil.which("check-jsonschema")
-    assert found, "check-jsonschema is a test dependency (pyproject [test])"
-    return found
 
 
 def test_pairjudge_schema_is_draft_2020_12_with_the_kits_id_and_ascii_classes() -> None:
@@ -44,13 +36,13 @@ def test_pairjudge_reference_manifests_validate_with_jsonschema(manifest: Path) 
 
 
 def test_pairjudge_schema_passes_check_jsonschema_metaschema() -> None:
-    result = subprocess.run([_check_jsonschema(), "--check-metaschema", str(SCHEMA)],
+    result = subprocess.run([check_jsonschema(), "--check-metaschema", str(SCHEMA)],
                             capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_pairjudge_reference_manifests_validate_with_check_jsonschema() -> None:
-    result = subprocess.run([_check_jsonschema(), "--schemafile", str(SCHEMA), *map(str, MANIFESTS)],
+def test_pairjudge_reference_manifests_validate_withcheck_jsonschema() -> None:
+    result = subprocess.run([check_jsonschema(), "--schemafile", str(SCHEMA), *map(str, MANIFESTS)],
                             capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -60,7 +52,7 @@ def test_pairjudge_check_jsonschema_rejects_an_uppercase_digest(tmp_path: Path) 
     document["files"]["config.json"] = document["files"]["config.json"].upper()
     bad = tmp_path / "pairjudge.json"
     bad.write_text(json.dumps(document))
-    result = subprocess.run([_check_jsonschema(), "--schemafile", str(SCHEMA), str(bad)],
+    result = subprocess.run([check_jsonschema(), "--schemafile", str(SCHEMA), str(bad)],
                             capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 1, result.stdout + result.stderr
 

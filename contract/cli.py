@@ -10,6 +10,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from contract.streams import make_streams_safe
+
 EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
@@ -37,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    make_streams_safe()
     parser = build_parser()
     args = parser.parse_args(argv)
     code: int = args.handler(args)

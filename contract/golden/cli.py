@@ -25,6 +25,7 @@ from pathlib import Path
 
 from contract.golden import corpus, drift, progress, recorded, report, validation
 from contract.golden.vectors import VectorFileError, read
+from contract.streams import make_streams_safe
 from contract.strictjson import write_atomic
 
 EXIT_OK = 0
@@ -187,6 +188,7 @@ def run_report(root: Path, output: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    make_streams_safe()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "regenerate" and args.accept_drift is not None and not args.accept_drift.strip():

@@ -85,3 +85,13 @@ def test_compat_human_refusal() -> None:
     done = run("compat", "~>0.12.0", "--engine-version", "0.12.0")
     assert done.stdout == ("refusing to serve: invalid engineCompatibility '~>0.12.0'; expected space-separated "
                            "comparators such as '>=0.12.0 <1.0.0'\n")
+
+
+def test_a_console_that_cannot_show_the_input_gets_escapes_not_a_traceback() -> None:
+    import os
+
+    done = subprocess.run([sys.executable, "-m", "contract", "compat", "\u22650.12.0", "--engine-version", "0.12.0"],
+                          capture_output=True, text=True, check=False, env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert done.returncode == 1
+    assert done.stderr == ""
+    assert done.stdout.startswith("refusing to serve: invalid engineCompatibility '\\u22650.12.0'")

@@ -8,7 +8,9 @@ sees a half-written or unvalidated package under that name:
 - an existing destination is refused (``refusing to overwrite ...``), never replaced;
 - a package that fails validation is kept as ``<name>.failed-<hex>`` with ``REFUSED.txt`` holding the
   refusal message, for inspection; nothing appears at the destination;
-- an interrupted build leaves at most the hidden staging directory.
+- an interrupted build leaves at most the hidden staging directory;
+- a filesystem error is a refusal too, with the stage removed; what is published is fsynced (files,
+  stage, then the parent after the rename), so a crash leaves the name absent or complete.
 
 The manifest version follows the role: ``1.0.0`` for ``position-value`` when the graph's tensors are
 named ``input``/``output`` (the only version the evaluation service reads), ``1.1.0`` otherwise, with
@@ -18,6 +20,8 @@ newline and no NaN (:func:`contract.strictjson.dumps`).
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import math
 import os
 import secrets
@@ -28,7 +32,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from contract import strictjson
-from contract.compatibility import Version, evaluate, parse_constraint
+from contract.compatibility import INT_MAX, Version, evaluate, parse_constraint
 from contract.manifest import DEFAULTS
 from contract.manifest_schema import known_roles
 from contract.package import MANIFEST_FILE_NAME, MODEL_FILE_NAME, ModelPackage, sha256_file
@@ -68,23 +72,39 @@ def _graph_tensor_names(model: Path) -> tuple[str, str] | Refusal:
     return input_name, output_name
 
 
+_SPAN: Final = INT_MAX + 1  # versions ordered as base-_SPAN numbers: major, minor, patch
+
+
+def _key(version: Version) -> int:
+    return (version[0] * _SPAN + version[1]) * _SPAN + version[2]
+
+
 def witness_version(constraint: str) -> str | Refusal:
-    """An engine version the constraint admits (so the package can be checked as a host would)."""
+    """The lowest engine version the constraint admits (so the package can be checked as a host would).
+
+    The comparators are ANDed over a total order, so what they admit is one interval: its lower end is
+    computed directly, one pass over the comparators, however many there are.
+    """
     verdict = evaluate(constraint, "0.0.0")
     if verdict.ok:
         return "0.0.0"
     if verdict.outcome in ("blank", "invalid-constraint"):
         assert verdict.message is not None
         return Refusal(verdict.message)
-    candidates: set[Version] = set()
-    for _op, (a, b, c) in parse_constraint(constraint):
-        candidates.update({(a, b, c), (a, b, c + 1), (a, b + 1, 0), (a + 1, 0, 0)})
-        if c > 0:
-            candidates.add((a, b, c - 1))
-        if b > 0:
-            candidates.add((a, b - 1, 2_147_483_647))
-    for version in sorted(candidates):
-        text = ".".join(map(str, version))
+    low, high = 0, _key((INT_MAX, INT_MAX, INT_MAX))
+    for op, bound in parse_constraint(constraint):
+        at = _key(bound)
+        if op in (">=", "="):
+            low = max(low, at)
+        if op in ("<=", "="):
+            high = min(high, at)
+        if op == ">":
+            low = max(low, at + 1)
+        if op == "<":
+            high = min(high, at - 1)
+    if low <= high:
+        major, rest = divmod(low, _SPAN * _SPAN)
+        text = ".".join(map(str, (major, *divmod(rest, _SPAN))))
         if evaluate(constraint, text).ok:
             return text
     return Refusal(f"engineCompatibility '{constraint}' admits no engine version")
@@ -118,10 +138,22 @@ def manifest_document(spec: PackageSpec, digest: str, names: tuple[str, str]) ->
             return Refusal("a ranking score has nothing to calibrate; remove the calibration temperature")
         if not math.isfinite(spec.calibration_temperature):
             return Refusal(f"calibration temperature must be a finite number, got {spec.calibration_temperature}")
+        if spec.calibration_temperature <= 0:  # logits are divided by it: 0 and below are no temperature
+            return Refusal(f"calibration temperature must be greater than 0, got {spec.calibration_temperature}")
         doc["calibration"] = {"temperature": spec.calibration_temperature}
     if spec.provenance:
         doc["provenance"] = dict(spec.provenance)
-    return doc
+    return _unicode_problem(doc) or doc
+
+
+def _unicode_problem(doc: Mapping[str, Any]) -> Refusal | None:
+    """A field no UTF-8 file can hold: text with a lone surrogate (what undecodable argv bytes become)."""
+    for key, value in doc.items():
+        try:
+            strictjson.dumps({key: value}).encode("utf-8")
+        except UnicodeEncodeError:
+            return Refusal(f"field '{key}' is not valid Unicode text (it holds a lone surrogate)")
+    return None
 
 
 def _validate(staged: Path, engine_version: str, role: str) -> Refusal | None:
@@ -129,28 +161,69 @@ def _validate(staged: Path, engine_version: str, role: str) -> Refusal | None:
     if isinstance(loaded, Refusal):
         return loaded
     graph = check_graph(loaded.model_path, loaded.manifest)
-    return None if graph is None else graph.prefixed(str(loaded.model_path))
+    return None if graph is None else graph.prefixed(loaded.model_text)
+
+
+# What rename(2) says when another process created the destination after the last check.
+_TAKEN: Final = frozenset({errno.EEXIST, errno.ENOTEMPTY, errno.ENOTDIR, errno.EISDIR})
 
 
 def _publish(staged: Path, out: Path) -> Refusal | None:
     if out.exists() or out.is_symlink():
         return Refusal(f"refusing to overwrite {out}: it already exists")
-    os.rename(staged, out)
+    try:
+        os.rename(staged, out)
+    except OSError as exc:
+        if exc.errno in _TAKEN:
+            return Refusal(f"refusing to overwrite {out}: it already exists")
+        raise
+    # The rename itself survives a crash. Published already: a failed sync must not turn into a refusal.
+    with contextlib.suppress(OSError):
+        _sync(out.parent)
     return None
+
+
+def _sync(path: Path) -> None:
+    """fsync a file or a directory, so what a rename publishes is on disk before (or with) its name."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.ENOTSUP):  # a filesystem that cannot sync directories
+            raise
+    finally:
+        os.close(fd)
 
 
 def _keep_failed(staged: Path, out: Path, refusal: Refusal) -> Refusal:
     """Move a refused staging directory aside, with the refusal in it; paths in the message follow it."""
     failed = out.with_name(f"{out.name}.failed-{secrets.token_hex(4)}")
     message = refusal.message.replace(str(staged), str(failed))
-    strictjson.write_atomic(staged / REFUSAL_FILE, message + "\n")
+    # A path from undecodable bytes holds lone surrogates: written as escapes, as the console shows them.
+    strictjson.write_atomic(staged / REFUSAL_FILE, (message + "\n").encode("utf-8", "backslashreplace"))
     os.rename(staged, failed)
     return Refusal(f"refusing to publish {out}: {message}")
 
 
+def _os_message(exc: OSError) -> str:
+    reason = exc.strerror or exc.__class__.__name__
+    return reason if exc.filename is None else f"{exc.filename}: {reason}"
+
+
 def build_package(spec: PackageSpec, out: Path, engine_version: str | None = None) -> ModelPackage | Refusal:
-    """Write and validate a package at ``out``; return it, or why nothing was published there."""
+    """Write and validate a package at ``out``; return it, or why nothing was published there.
+
+    A filesystem error (a name too long, a directory that cannot be written, a full disk) is a
+    refusal too; whatever was staged is removed first.
+    """
     out = Path(out)
+    try:
+        return _build(spec, out, engine_version)
+    except OSError as exc:
+        return Refusal(f"refusing to publish {out}: {_os_message(exc)}")
+
+
+def _build(spec: PackageSpec, out: Path, engine_version: str | None) -> ModelPackage | Refusal:
     if out.exists() or out.is_symlink():
         return Refusal(f"refusing to overwrite {out}: it already exists")
     if not out.parent.is_dir():
@@ -158,6 +231,10 @@ def build_package(spec: PackageSpec, out: Path, engine_version: str | None = Non
     model = Path(spec.model)
     if not (model.is_file() and os.access(model, os.R_OK)):
         return Refusal(f"refusing to publish {out}: {model}: model file not readable")
+    if engine_version is not None:  # a host the constraint excludes, or no version at all: nothing to stage
+        verdict = evaluate(spec.engine_compatibility, engine_version)
+        if verdict.message is not None:
+            return Refusal(f"refusing to publish {out}: {verdict.message}")
     host = engine_version if engine_version is not None else witness_version(spec.engine_compatibility)
     if isinstance(host, Refusal):
         return host.prefixed(f"refusing to publish {out}")
@@ -176,7 +253,9 @@ def build_package(spec: PackageSpec, out: Path, engine_version: str | None = Non
     staged.mkdir()
     try:
         shutil.copyfile(model, staged / MODEL_FILE_NAME)
-        strictjson.write_atomic(staged / MANIFEST_FILE_NAME, strictjson.dumps(document))
+        _sync(staged / MODEL_FILE_NAME)
+        strictjson.write_atomic(staged / MANIFEST_FILE_NAME, strictjson.dumps(document))  # synced
+        _sync(staged)
         refusal = _validate(staged, host, spec.role)
         if refusal is not None:
             return _keep_failed(staged, out, refusal)

@@ -97,12 +97,21 @@ class _Unparsable(Exception):
     pass
 
 
+def _component(digits: str) -> int | None:
+    """An ASCII digit string's value, or None above 2147483647 (any length; leading zeros allowed)."""
+    significant = digits.lstrip("0")
+    if len(significant) > len(str(INT_MAX)):  # never hand int() a huge string: it has a digit limit
+        return None
+    value = int(significant or "0")
+    return value if value <= INT_MAX else None
+
+
 def parse_engine_version(text: str) -> Version | str:
     """The host's version, strict ``MAJOR.MINOR.PATCH``; or the refusal message."""
     if _HOST_VERSION.fullmatch(text) is None:
         return _msg_version_syntax(text)
-    parts = tuple(int(p) for p in text.split("."))
-    if any(p > INT_MAX for p in parts):
+    parts = [_component(p) for p in text.split(".")]
+    if parts[0] is None or parts[1] is None or parts[2] is None:
         return _msg_version_range(text)
     return (parts[0], parts[1], parts[2])
 
@@ -125,8 +134,8 @@ def parse_constraint(text: str) -> list[tuple[str, Version]]:
             elif isinstance(child, Tree):
                 version_node = child
         assert version_node is not None  # the grammar requires a version in every comparator
-        parts = [int(str(tok)) for tok in version_node.children]
-        if any(p > INT_MAX for p in parts):
+        parts = [_component(str(tok)) for tok in version_node.children]
+        if parts[0] is None or parts[1] is None or parts[2] is None:
             raise _Unparsable
         comparators.append((op, (parts[0], parts[1], parts[2])))
     return comparators

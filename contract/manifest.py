@@ -181,6 +181,21 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _as_double(value: Any) -> float | None:
+    """A JSON number as the double every reader holds; None when it is not one (or no double fits it).
+
+    :func:`read_manifest` never yields such an int (strict JSON refuses it); a document handed to
+    :func:`check_document` directly may.
+    """
+    if not _is_number(value):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
 def _read_calibration(reading: _Reading) -> None:
     if not _version_rule(reading, "calibration"):
         reading.values["calibration"] = None
@@ -191,9 +206,10 @@ def _read_calibration(reading: _Reading) -> None:
     numbers: dict[str, float | None] = {}
     for sub in ("temperature", "brierScore", "logLoss"):
         value = block.get(sub)
-        if value is not None and not _is_number(value):
+        number = None if value is None else _as_double(value)
+        if value is not None and number is None:
             raise _Refused(f"field '{sub}' must be a number")
-        numbers[sub] = None if value is None else float(value)
+        numbers[sub] = number
     calibrated_on = block.get("calibratedOn")
     if calibrated_on is not None and not isinstance(calibrated_on, str):
         raise _Refused("field 'calibratedOn' must be a string")
@@ -221,7 +237,8 @@ def _read_provenance(reading: _Reading) -> None:
         raise _Refused("field 'provenance' must be an object")
     text: dict[str, str] = {}
     for key, value in block.items():
-        if not isinstance(value, str | int | float | bool):
+        scalar = isinstance(value, str | bool) or _as_double(value) is not None
+        if not scalar:
             raise _Refused(f"field 'provenance.{key}' must be a string, number or boolean")
         text[key] = _scalar_text(value)
     reading.values["provenance"] = text

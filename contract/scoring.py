@@ -45,9 +45,14 @@ class Scorer:
     def width(self) -> int:
         return self.package.manifest.feature_count
 
-    def score(self, features: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
+    def score(self, features: npt.ArrayLike) -> npt.NDArray[np.float32]:
         """One score per row of a ``[n, F]`` float32 array; ``[n]`` float32."""
-        array = np.asarray(features)
+        if self._session is None:
+            raise ScoringError("the scorer is closed")
+        try:
+            array = np.asarray(features)
+        except (ValueError, TypeError) as exc:  # e.g. ragged nested lists
+            raise ScoringError(f"features are not an array: {exc}") from None
         if array.dtype != np.float32:
             raise ScoringError(f"features must be float32, got {array.dtype}")
         if array.ndim != 2 or array.shape[1] != self.width:

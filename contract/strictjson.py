@@ -1,7 +1,8 @@
 """Strict JSON: one text means one thing, or it is refused.
 
 Python's ``json`` accepts ``NaN``/``Infinity``, keeps the *last* of duplicate keys, turns ``1e999``
-into infinity and recurses without bound. The engine's reader takes the *first* duplicate; so a file
+into infinity (and an integer literal of 400 digits into an int no float can hold) and recurses
+without bound. The engine's reader takes the *first* duplicate; so a file
 with duplicate keys means different things to different readers. This reader refuses all of those
 before any field is looked at, and every refusal is a :class:`JsonRefusal` whose message starts with
 ``not valid JSON:`` (except the size cap, which names the limit).
@@ -29,11 +30,23 @@ def _refuse_constant(name: str) -> Any:
     raise JsonRefusal(f"not valid JSON: {name} is not a JSON number")
 
 
+def _too_big(text: str) -> JsonRefusal:
+    # The whole literal, as js/src/strict-json.js quotes it (its Number() overflows the same way).
+    return JsonRefusal(f"not valid JSON: number {text} does not fit in a 64-bit float")
+
+
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise JsonRefusal(f"not valid JSON: number {text} does not fit in a 64-bit float")
+        raise _too_big(text)
     return value
+
+
+def _bounded_int(text: str) -> int:
+    """An integer literal that a 64-bit float can hold in magnitude (as every reader's double can)."""
+    if not math.isfinite(float(text)):  # float() has no digit limit; int() refuses > 4300 digits
+        raise _too_big(text)
+    return int(text)
 
 
 def _unique_object(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
@@ -91,6 +104,7 @@ def parse(data: bytes | str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX
             text,
             parse_constant=_refuse_constant,
             parse_float=_finite_float,
+            parse_int=_bounded_int,
             object_pairs_hook=_unique_object,
         )
     except JsonRefusal:

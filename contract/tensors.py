@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 from contract.manifest import Manifest
+from contract.package import open_regular
 from contract.refusal import Refusal
 
 FLOAT_TENSOR: Final = "tensor(float)"
@@ -49,10 +50,18 @@ def render_shape(shape: Sequence[object] | None) -> str:
     return "[" + ",".join(DYNAMIC if _is_dynamic(d) else str(d) for d in dims) + "]"
 
 
+def _jvm_order(name: str) -> bytes:
+    """Sort key of the JVM's ``String.compareTo``: UTF-16 code units, not code points.
+
+    The two differ only for characters above U+FFFF, which sort before U+E000-U+FFFF on the JVM.
+    """
+    return name.encode("utf-16-be", "surrogatepass")
+
+
 def _single(kind: str, nodes: Sequence[NodeInfo], expected: str) -> NodeInfo | Refusal:
     names = [n.name for n in nodes]
     if len(nodes) != 1 or names[0] != expected:
-        found = ", ".join(sorted(names))
+        found = ", ".join(sorted(names, key=_jvm_order))
         return Refusal(f"ONNX model must expose exactly one {kind} named '{expected}'; found [{found}]")
     return nodes[0]
 
@@ -95,6 +104,21 @@ def check_session(session: SessionLike, manifest: Manifest) -> Refusal | None:
     )
 
 
+def _session_source(model_path: Path) -> str | bytes:
+    """What to hand ONNX Runtime: the path, or the graph's bytes when the path is not UTF-8 text.
+
+    ONNX Runtime's Python binding takes a path only as UTF-8 text; a path holding bytes that are not
+    UTF-8 (which Python carries as lone surrogates) would be refused as a bad argument, not opened.
+    """
+    text = str(model_path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        with open_regular(model_path) as handle:  # never blocks on a FIFO
+            return handle.read()
+    return text
+
+
 def open_session(model_path: Path) -> Any:
     """An ONNX Runtime CPU session for ``model_path`` (raises on an unreadable graph)."""
     import onnxruntime
@@ -102,7 +126,7 @@ def open_session(model_path: Path) -> Any:
     options = onnxruntime.SessionOptions()
     options.log_severity_level = 3
     return onnxruntime.InferenceSession(
-        str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
+        _session_source(model_path), sess_options=options, providers=["CPUExecutionProvider"]
     )
 
 

@@ -16,6 +16,7 @@ import json
 import os
 import platform
 import statistics
+import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -164,12 +165,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     if args.repeat < 1:
-        print("bench: --repeat must be at least 1")
+        print("bench: --repeat must be at least 1", file=sys.stderr)
         return EXIT_USAGE
     try:
         report = run_bench(args.schema, args.repeat, clock_name=args.clock)
     except UnknownSchemaError as exc:
-        print(f"bench: {exc}")
+        print(f"bench: {exc}", file=sys.stderr)
         return EXIT_USAGE
     print(json.dumps(report, indent=2) if args.json else format_report(report))
     return EXIT_REFUSED if report["golden_mismatches"] else EXIT_OK

@@ -46,10 +46,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build.add_argument("--engine-version", metavar="V",
                        help="validate as this host version (default: a version the constraint admits)")
     build.add_argument("--json", action="store_true", help="print one JSON object")
-    build.set_defaults(handler=run_build)
+    build.set_defaults(handler=run_build, parser=build)
 
 
 def run_build(args: argparse.Namespace) -> int:
+    keys = [key for key, _ in args.provenance]
+    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    if repeated:  # the last would silently win: say so instead
+        args.parser.error(f"--provenance {', '.join(repeated)} given more than once")
     spec = PackageSpec(
         model=args.model,
         schema_id=args.schema,

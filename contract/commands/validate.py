@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     if not isinstance(loaded, Refusal):
         graph_refusal = check_graph(loaded.model_path, loaded.manifest)
         if graph_refusal is not None:
-            loaded = graph_refusal.prefixed(str(loaded.model_path))
+            loaded = graph_refusal.prefixed(loaded.model_text)
     if isinstance(loaded, Refusal):
         if args.json:
             print(json.dumps({"ok": False, "message": loaded.message}, ensure_ascii=False))

@@ -9,13 +9,18 @@ Exit codes, as for the rest of ``extract``: 0 when every row was written; 1 when
 (the output is still complete for the other rows, the rejected ones are in the rejects file) or the
 run was refused (unreadable input, a resume that does not match, a worker killed); 2 for a usage error
 (bad option values, bulk options without ``--input``/``--output``, formats that cannot be told
-apart); 130 when interrupted, with the finished chunks kept for ``--resume``.
+apart); 130 when interrupted (Ctrl-C, or SIGTERM, handled the same way), with the finished chunks kept
+for ``--resume``.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from contract.enrichment.parts import parts_dir
@@ -70,6 +75,39 @@ def bulk_misuse(args: argparse.Namespace) -> str | None:
     return None
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a batch scheduler preempting the job, ``kill PID``), handled as Ctrl-C is."""
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """While the block runs, SIGTERM raises :class:`Terminated` (a ``KeyboardInterrupt``), so the run
+    stops as on Ctrl-C: finished chunks kept, temporary files removed, one message, exit 130. The
+    default would end the process on the spot, leaving a hidden temporary file beside the output."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def raise_terminated(signum: int, frame: object) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def describe_os_error(exc: OSError) -> str:
+    """``PATH: reason`` (``PATH -> OTHER: reason`` for a rename) rather than Python's ``[Errno N] …`` text."""
+    reason = exc.strerror or str(exc)
+    if exc.filename is None:
+        return reason
+    if exc.filename2 is not None:
+        return f"{exc.filename} -> {exc.filename2}: {reason}"
+    return f"{exc.filename}: {reason}"
+
+
 def run_bulk(args: argparse.Namespace) -> int:
     """Handle a file-to-file ``extract``; messages go to stderr, prefixed ``extract:``."""
     options = Options(
@@ -84,12 +122,16 @@ def run_bulk(args: argparse.Namespace) -> int:
         quiet=args.quiet,
     )
     try:
-        summary = enrich_file(options)
+        with terminate_as_interrupt():
+            summary = enrich_file(options)
     except OptionError as exc:
         print(f"extract: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except (EnrichmentError, OSError) as exc:  # OSError: unwritable output, disk full, …
+    except EnrichmentError as exc:
         print(f"extract: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    except OSError as exc:  # unwritable output, disk full, …
+        print(f"extract: {describe_os_error(exc)}", file=sys.stderr)
         return EXIT_REFUSED
     except KeyboardInterrupt:
         print(f"extract: interrupted; finished chunks are kept in {parts_dir(options.output)}:"

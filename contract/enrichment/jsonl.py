@@ -8,7 +8,11 @@ agree line for line. Other input fields are not carried into JSONL output (join 
 Parquet path keeps every column).
 
 Refused per row, into the rejects file with the line number: a line that is not strict JSON (see
-``contract.strictjson``: NaN, duplicate keys, …) and everything ``extract_rows`` refuses.
+``contract.strictjson``: NaN, duplicate keys, a byte-order mark, bytes that are not UTF-8, …), a line
+longer than ``strictjson.MAX_BYTES`` (never held in memory whole: the rest of it is skipped) and
+everything ``extract_rows`` refuses. Lines end at ``\n`` only (a ``\r`` before it is whitespace),
+the same for a file and for stdin, so line numbers agree between ``extract`` to stdout and the bulk
+path.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from contract import strictjson
 from contract.enrichment.rows import results
@@ -36,21 +40,67 @@ class EncodedChunk:
     rejected: int
 
 
+MAX_LINE_BYTES = strictjson.MAX_BYTES  # a longer line is refused without being read into memory
+_SKIP_BLOCK = 1 << 20
+
+
 def reject_line(row_id: object, line: int, error: str) -> str:
-    """One line of a rejects file: ``{"id": …, "line": …, "error": …}`` (compact, UTF-8)."""
+    """One line of a rejects file: ``{"id": …, "line": …, "error": …}`` (compact, UTF-8).
+
+    Text that cannot be UTF-8 (a lone surrogate, from a ``\\ud800`` escape in the input) is written
+    as a JSON escape instead, so the line is always valid UTF-8 JSON."""
     kept_id = row_id if isinstance(row_id, str | int) and not isinstance(row_id, bool) else None
-    return json.dumps({"id": kept_id, "line": line, "error": error}, ensure_ascii=False,
-                      separators=(",", ":")) + "\n"
+    record = {"id": kept_id, "line": line, "error": error}
+    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(record, ensure_ascii=True, separators=(",", ":"))
+    return text + "\n"
+
+
+# Files that are not JSONL text but are often handed to a JSONL reader by mistake: refused as a
+# whole (one message) instead of one "not UTF-8" reject per line.
+_NOT_JSONL = (
+    (b"\x1f\x8b", "gzip-compressed (decompress it first, e.g. zcat FILE | python -m contract extract --input - …)"),
+    (b"\x28\xb5\x2f\xfd", "zstd-compressed (decompress it first, e.g. zstdcat FILE | …)"),
+    (b"BZh", "bzip2-compressed (decompress it first, e.g. bzcat FILE | …)"),
+    (b"\xfd7zXZ\x00", "xz-compressed (decompress it first, e.g. xzcat FILE | …)"),
+    (b"PAR1", "a Parquet file (give it a .parquet name, or pass --format parquet with --output FILE)"),
+)
+
+
+def not_jsonl(head: bytes) -> str | None:
+    """What a file starting with ``head`` is, when it is clearly not JSONL text; else ``None``."""
+    for magic, description in _NOT_JSONL:
+        if head.startswith(magic):
+            return description
+    return None
+
+
+def iter_lines(handle: IO[bytes]) -> Iterator[Line]:
+    """``(line number, raw bytes)`` for every non-blank line of a binary stream; lines end at ``\n``.
+
+    A line longer than :data:`MAX_LINE_BYTES` is yielded cut to ``MAX_LINE_BYTES + 1`` bytes (the rest
+    is skipped unread), which :func:`decode_line` refuses: memory stays bounded whatever the input."""
+    number = 0
+    while raw := handle.readline(MAX_LINE_BYTES + 1):
+        number += 1
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            while (rest := handle.readline(_SKIP_BLOCK)) and not rest.endswith(b"\n"):
+                pass
+            yield number, raw
+            continue
+        if raw.strip():
+            yield number, raw
 
 
 def iter_line_chunks(path: Path, chunk_size: int) -> Iterator[tuple[list[Line], int]]:
     """Chunks of ``chunk_size`` non-blank lines, each with the input byte offset reached after it."""
     chunk: list[Line] = []
     with open(path, "rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            if not raw.strip():
-                continue
-            chunk.append((number, raw))
+        for line in iter_lines(handle):
+            chunk.append(line)
             if len(chunk) == chunk_size:
                 yield chunk, handle.tell()
                 chunk = []
@@ -58,7 +108,10 @@ def iter_line_chunks(path: Path, chunk_size: int) -> Iterator[tuple[list[Line], 
             yield chunk, handle.tell()
 
 
-def _decode(raw: bytes) -> Any:
+def decode_line(raw: bytes) -> Any:
+    """One input line as a row: the parsed JSON value, or a :class:`BadRow` saying why it is not one."""
+    if len(raw) > MAX_LINE_BYTES:
+        return BadRow(f"line longer than {MAX_LINE_BYTES} bytes (not read)")
     try:
         return strictjson.parse(raw)
     except strictjson.JsonRefusal as exc:
@@ -69,7 +122,7 @@ def encode_chunk(schema_id: str, lines: list[Line]) -> EncodedChunk:
     """Enrich one chunk of JSONL lines (runs in a worker process)."""
     rows: list[str] = []
     rejects: list[str] = []
-    outcome = results(schema_id, [_decode(raw) for _, raw in lines])
+    outcome = results(schema_id, [decode_line(raw) for _, raw in lines])
     for (number, _), result in zip(lines, outcome, strict=True):
         if result.error is None:
             rows.append(format_row(schema_id, result) + "\n")

@@ -8,8 +8,9 @@ The bytes are a function of the input rows, the schema id and the chunk size onl
 input chunk (rejected rows removed), fixed writer options, contiguous arrays. That is what lets the
 single-process path, a resumed run and the Dask example (``write_enriched``) agree byte for byte.
 
-Refused: a file that is not Parquet, an input without ``id``/``fen`` columns or that already has
-``features``/``error`` columns, a missing pyarrow (with the command that installs it).
+Refused: a file that is not Parquet, an input without ``id``/``fen`` columns, with a duplicate column
+name, with columns of the wrong type, or that already has ``features``/``error`` columns (see
+``table.check_schema``), a missing pyarrow (with the command that installs it).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from contract import strictjson
 from contract.enrichment.metadata import METADATA_KEY, metadata_text
 from contract.enrichment.rows import ERROR_FIELD, FEATURES_FIELD, EnrichmentError
 from contract.enrichment.table import (
-    check_columns,
+    check_schema,
     enrich_table,
     features_type,
     require_pyarrow,
@@ -60,7 +61,7 @@ def input_schema(path: Path) -> pa.Schema:
         schema = pq.read_schema(path)
     except (pa.ArrowException, OSError) as exc:
         raise EnrichmentError(f"{path}: not a readable Parquet file ({exc})") from None
-    check_columns(list(schema.names))
+    check_schema(schema)
     return schema
 
 
@@ -149,10 +150,23 @@ class ParquetOutput:
         if table.num_rows:
             self._writer.write_table(table, row_group_size=table.num_rows)
 
+    def finish(self) -> Path:
+        """Close and fsync the temporary file and return its path (the caller renames it)."""
+        try:
+            self._writer.close()
+            _fsync(self._tmp)
+        except BaseException:
+            self._tmp.unlink(missing_ok=True)
+            raise
+        return self._tmp
+
     def commit(self) -> None:
-        self._writer.close()
-        _fsync(self._tmp)
-        os.replace(self._tmp, self.path)
+        tmp = self.finish()
+        try:
+            os.replace(tmp, self.path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
 
     def abandon(self) -> None:
         self._writer.close()

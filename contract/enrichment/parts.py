@@ -14,7 +14,8 @@ directory is removed.
 
 Refused: starting a run over an existing ``OUT.parts/`` without ``--resume`` (that would throw
 finished work away), and resuming when the state differs (another schema, chunk size, kit version or
-a changed input), naming what differs.
+a changed input), naming what differs. A directory without ``state.json`` and without any part (a run
+killed while it was being created) is removed and the run starts afresh.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class PartStore:
 
     def open(self, state: dict[str, Any], resume: bool) -> set[int]:
         """Create or reopen the directory; return the indices of chunks already done."""
+        self._drop_if_unstarted()
         if self.dir.exists():
             if not resume:
                 raise EnrichmentError(
@@ -69,6 +71,17 @@ class PartStore:
         self.dir.mkdir()
         strictjson.write_atomic(self.dir / STATE_FILE, strictjson.dumps(state))
         return set()
+
+    def _drop_if_unstarted(self) -> None:
+        """A run killed between creating the directory and renaming ``state.json`` into it did nothing:
+        remove what it left (at most a temporary file) instead of refusing to start or to resume."""
+        if not self.dir.is_dir() or (self.dir / STATE_FILE).exists():
+            return
+        leftovers = list(self.dir.iterdir())
+        if all(path.name.startswith(f".{STATE_FILE}.tmp-") for path in leftovers):
+            for path in leftovers:
+                path.unlink()
+            self.dir.rmdir()
 
     def _check_state(self, state: dict[str, Any]) -> None:
         try:

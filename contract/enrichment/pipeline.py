@@ -5,17 +5,17 @@ is bounded by about ``chunk_size x (2 x jobs + 1)`` rows whatever the input size
 on disk (``contract.enrichment.parts``) so killing the run loses at most the chunks in flight, and
 ``resume=True`` continues it to the same bytes an uninterrupted run writes.
 
-On completion, in this order, each via a temporary name and a rename:
-
-1. the rejects file (``<output>.rejects.jsonl`` unless given; always written, empty when no row
-   failed, so a stale one never survives);
-2. for JSONL, the metadata sidecar ``<output>.meta.json`` (Parquet keeps it in the file);
-3. the output itself; then ``<output>.parts/`` is removed.
+On completion the rejects file (``<output>.rejects.jsonl`` unless given; always written, empty when no
+row failed, so a stale one never survives), for JSONL the metadata sidecar ``<output>.meta.json``
+(Parquet keeps it in the file) and the output itself are each written completely under a temporary
+name first; only then are they renamed into place, in that order, and ``<output>.parts/`` is removed.
+A failure while writing them (disk full, …) leaves every previous file untouched.
 
 Refused before any work: as usage errors (:class:`OptionError`) an unknown schema id, input and
 output of different formats, a format that is not ``jsonl``/``parquet``, a chunk size or job count
 below 1; as :class:`EnrichmentError` a missing input, an output or rejects file that is the input,
-a rejects file that is the output, a missing output directory.
+a rejects file that is the output, an output or rejects path that is a directory, a missing output
+or rejects directory, a JSONL input that is compressed or is a Parquet file.
 """
 
 from __future__ import annotations
@@ -119,15 +119,29 @@ def _check(options: Options) -> str:
     if options.chunk_size < 1:
         raise OptionError(f"--chunk-size must be at least 1, not {options.chunk_size}")
     if not options.input.is_file():
+        if options.input.exists():  # a directory, a pipe, /dev/stdin: the bulk path reads a regular file
+            raise EnrichmentError(f"{options.input}: not a regular file; to read a pipe or stdin use"
+                                  " --input - (rows go to stdout, or to --output FILE.jsonl)")
         raise EnrichmentError(f"{options.input}: no such input file")
     source = options.input.resolve()
     if options.output.resolve() == source:
         raise EnrichmentError(f"{options.output}: the output would overwrite the input")
     if options.rejects is not None and options.rejects.resolve() in (source, options.output.resolve()):
         raise EnrichmentError(f"{options.rejects}: the rejects file must differ from the input and the output")
-    if not options.output.parent.is_dir():
-        raise EnrichmentError(f"{options.output.parent}: the output directory does not exist")
-    return _resolve_format(options)
+    for role, path in (("output", options.output), ("rejects", options.rejects)):
+        if path is None:
+            continue
+        if path.is_dir():
+            raise EnrichmentError(f"{path}: is a directory; the {role} must be a file path")
+        if not path.parent.is_dir():
+            raise EnrichmentError(f"{path.parent}: the {role} directory does not exist")
+    fmt = _resolve_format(options)
+    if fmt == "jsonl":
+        with open(options.input, "rb") as handle:
+            kind = jsonl.not_jsonl(handle.read(8))
+        if kind is not None:
+            raise EnrichmentError(f"{options.input}: not JSONL text: this is {kind}")
+    return fmt
 
 
 def run_chunk(task: ChunkTask) -> ChunkResult:
@@ -203,33 +217,44 @@ def enrich_file(options: Options) -> Summary:
 def _assemble(
     store: PartStore, chunk_count: int, fmt: str, options: Options, *, rejects_path: Path, target: Any
 ) -> tuple[int, int]:
-    """Concatenate the parts into the rejects file, the metadata sidecar and the output."""
-    rejected = 0
-    with _Committed(rejects_path) as sink:
-        for index in range(chunk_count):
-            path = store.rejects_path(index)
-            if path.exists():
-                data = path.read_bytes()
-                rejected += data.count(b"\n")
-                sink.write(data)
-    rows = 0
-    if fmt == "jsonl":
-        strictjson.write_atomic(sidecar_path(options.output), metadata_text(options.schema_id))
-        with _Committed(options.output) as sink:
-            for index in range(chunk_count):
-                with open(store.rows_path(index), "rb") as part:
-                    rows += _copy_counting_lines(part, sink)
-        return rows, rejected
-    output = parquet.ParquetOutput(options.output, target)
+    """Concatenate the parts into the rejects file, the metadata sidecar and the output.
+
+    All three are written under temporary names first and renamed only when all are complete."""
+    staged: list[tuple[Path, Path]] = []  # (temporary, final), in rename order
     try:
-        for index in range(chunk_count):
-            table = parquet.read_part(store.rows_path(index))
-            rows += table.num_rows
-            output.write(table)
+        rejected = 0
+        with _Staged(rejects_path, staged) as sink:
+            for index in range(chunk_count):
+                path = store.rejects_path(index)
+                if path.exists():
+                    data = path.read_bytes()
+                    rejected += data.count(b"\n")
+                    sink.write(data)
+        rows = 0
+        if fmt == "jsonl":
+            with _Staged(sidecar_path(options.output), staged) as sink:
+                sink.write(metadata_text(options.schema_id).encode("utf-8"))
+            with _Staged(options.output, staged) as sink:
+                for index in range(chunk_count):
+                    with open(store.rows_path(index), "rb") as part:
+                        rows += _copy_counting_lines(part, sink)
+        else:
+            output = parquet.ParquetOutput(options.output, target)
+            try:
+                for index in range(chunk_count):
+                    table = parquet.read_part(store.rows_path(index))
+                    rows += table.num_rows
+                    output.write(table)
+            except BaseException:
+                output.abandon()
+                raise
+            staged.append((output.finish(), options.output))
+        for tmp, final in staged:
+            os.replace(tmp, final)
     except BaseException:
-        output.abandon()
+        for tmp, _final in staged:
+            tmp.unlink(missing_ok=True)
         raise
-    output.commit()
     return rows, rejected
 
 
@@ -241,11 +266,13 @@ def _copy_counting_lines(source: Any, sink: Any) -> int:
     return lines
 
 
-class _Committed:
-    """A binary file written under a temporary sibling and renamed onto ``path`` on a clean exit."""
+class _Staged:
+    """A binary file written completely (flushed, fsynced) under a temporary sibling of ``path``; on a
+    clean exit the pair is appended to ``staged`` for the caller to rename, otherwise it is deleted."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, staged: list[tuple[Path, Path]]) -> None:
         self.path = path
+        self.staged = staged
         self.tmp = strictjson.temporary_sibling(path)
 
     def __enter__(self) -> Any:
@@ -258,9 +285,10 @@ class _Committed:
                 self.handle.flush()
                 os.fsync(self.handle.fileno())
             self.handle.close()
-            if exc_type is None:
-                os.replace(self.tmp, self.path)
-        finally:
-            if exc_type is not None:
-                self.tmp.unlink(missing_ok=True)
-
+        except BaseException:
+            self.tmp.unlink(missing_ok=True)
+            raise
+        if exc_type is None:
+            self.staged.append((self.tmp, self.path))
+        else:
+            self.tmp.unlink(missing_ok=True)

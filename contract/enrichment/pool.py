@@ -26,6 +26,8 @@ Task = TypeVar("Task")
 Result = TypeVar("Result")
 
 IN_FLIGHT_PER_JOB = 2
+# Held while a worker starts: Ctrl-C, and SIGTERM (which the command turns into the same interrupt).
+_HELD = {signal.SIGINT, signal.SIGTERM}
 
 
 def _ignore_interrupts() -> None:
@@ -33,17 +35,18 @@ def _ignore_interrupts() -> None:
     finishes its chunk (so it is kept) and exits when the parent shuts the pool down."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
 
 
 @contextmanager
 def _interrupts_held() -> Iterator[None]:
-    """Hold Ctrl-C while ``submit`` may spawn a worker: the child inherits the blocked signal (so it
-    cannot die half-started with a traceback) and the parent gets it as soon as the mask is restored."""
+    """Hold Ctrl-C (and SIGTERM) while ``submit`` may spawn a worker: the child inherits the blocked
+    signals (so it cannot die half-started with a traceback) and the parent gets them as soon as the
+    mask is restored."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
         yield
     finally:

@@ -5,7 +5,9 @@ What makes a row acceptable, and the message for one that is not, is defined onc
 stdout). This module only adapts it for bulk work:
 
 * table cells (pandas ``NA``/``NaN``/``NaT`` included) become the ``{id, fen, side}`` rows it reads,
-  a missing value meaning an absent field;
+  a missing value meaning an absent field, a numpy scalar its Python value (``np.int64(7)`` -> ``7``);
+  a float id is refused as everywhere, with a hint (pandas makes floats of an integer column that has
+  missing values);
 * a row whose extraction raises anything but a refusal (an extractor bug) is rejected with that
   error instead of ending the run, so one row can never take its chunk down with it.
 
@@ -74,9 +76,15 @@ def results(schema_id: str, rows: Sequence[object]) -> list[RowResult]:
     return out
 
 
+FLOAT_ID_HINT = ("; pandas turns an integer column with missing values into floats:"
+                 " give 'id' the nullable dtype 'Int64' (or strings)")
+
+
 def _cell_row(row_id: object, fen: object, side: object) -> dict[str, Any]:
     row: dict[str, Any] = {}
-    for name, value in ((ID_FIELD, row_id), (FEN_FIELD, fen), (SIDE_FIELD, side)):
+    for name, cell in ((ID_FIELD, row_id), (FEN_FIELD, fen), (SIDE_FIELD, side)):
+        # numpy scalars in an object column: np.int64(7) is the id 7
+        value = cell.item() if isinstance(cell, np.generic) else cell
         if not is_missing(value):
             row[name] = value
     return row
@@ -84,9 +92,15 @@ def _cell_row(row_id: object, fen: object, side: object) -> dict[str, Any]:
 
 def extract_cells(schema_id: str, cells: Iterable[tuple[object, object, object]]) -> RowBatch:
     """Vectors for ``(id, fen, side)`` table cells; rejected rows get a zero vector and their error."""
-    outcome = results(schema_id, [_cell_row(*cell) for cell in cells])
+    rows = [_cell_row(*cell) for cell in cells]
+    outcome = results(schema_id, rows)
     vectors = np.zeros((len(outcome), registry.get(schema_id).width), dtype=np.float32)
-    for index, result in enumerate(outcome):
+    errors: list[str | None] = []
+    for index, (row, result) in enumerate(zip(rows, outcome, strict=True)):
         if result.features is not None:
             vectors[index] = result.features
-    return RowBatch(vectors, [result.error for result in outcome])
+        error = result.error
+        if error is not None and isinstance(row.get(ID_FIELD), float):
+            error += FLOAT_ID_HINT
+        errors.append(error)
+    return RowBatch(vectors, errors)

@@ -12,13 +12,18 @@ Keeping rejected rows (instead of dropping them) keeps the partition length, so 
 between the function and the writer; :func:`split_enriched` separates them. The column names of the
 vector are in the output metadata (``contract.enrichment.metadata``), not in the table.
 
-Refused for the whole table (:class:`EnrichmentError`): a missing ``id`` or ``fen`` column, and an
-input that already has a ``features`` or ``error`` column. pyarrow is required (``[parquet]`` extra).
+Refused for the whole table (:class:`EnrichmentError`): a missing ``id`` or ``fen`` column, a column
+name that appears twice, an input that already has a ``features`` or ``error`` column, and (for Arrow
+tables and Parquet files, whose columns are typed) an ``id`` column that is neither strings nor
+integers, a ``fen`` column that is not strings, a ``side`` column that is not strings — a column of
+the wrong type would otherwise reject every row, one line each. Values of the right type are still
+checked row by row (a null ``fen``, a side ``'x'``). pyarrow is required (``[parquet]`` extra).
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from contract import registry
@@ -31,6 +36,7 @@ from contract.enrichment.rows import (
     EnrichmentError,
     extract_cells,
 )
+from contract.features.extractors import schema
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -68,6 +74,45 @@ def check_columns(names: list[str]) -> None:
     for added in (FEATURES_FIELD, ERROR_FIELD):
         if added in names:
             raise EnrichmentError(f"the input already has a {added!r} column; rename it first")
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise EnrichmentError(f"the input has two columns named {name!r}; rename one first")
+        seen.add(name)
+
+
+def _is_text(pa: Any, kind: Any) -> bool:
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    is_view: Callable[[Any], bool] | None = getattr(pa.types, "is_string_view", None)  # pyarrow >= 16
+    return bool(pa.types.is_string(kind) or pa.types.is_large_string(kind)
+                or (is_view is not None and is_view(kind)))
+
+
+def _is_integer(pa: Any, kind: Any) -> bool:
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    return bool(pa.types.is_integer(kind))
+
+
+def _accepts(pa: Any, name: str, kind: Any) -> bool:
+    if name == ID_FIELD:
+        return _is_text(pa, kind) or _is_integer(pa, kind)
+    if name == FEN_FIELD:
+        return _is_text(pa, kind)
+    return _is_text(pa, kind) or bool(pa.types.is_null(kind))  # side: all-null means "side to move"
+
+
+_EXPECTED_TYPES = {ID_FIELD: "strings or integers", FEN_FIELD: "strings", SIDE_FIELD: "strings 'w'/'b' (or nulls)"}
+
+
+def check_schema(schema: pa.Schema) -> None:
+    """:func:`check_columns`, then the column types of a typed (Arrow) table, naming the column."""
+    pa = require_pyarrow()
+    check_columns(list(schema.names))
+    for name, wanted in _EXPECTED_TYPES.items():
+        if name in schema.names and not _accepts(pa, name, schema.field(name).type):
+            raise EnrichmentError(f"column {name!r} has type {schema.field(name).type}; expected {wanted}")
 
 
 def _enriched_columns(schema_id: str, ids: list[Any], fens: list[Any], sides: list[Any]) -> tuple[Any, Any]:
@@ -84,9 +129,9 @@ def _enriched_columns(schema_id: str, ids: list[Any], fens: list[Any], sides: li
 def enrich_table(table: Any, schema_id: str) -> Any:
     """``table`` (pyarrow.Table or pandas.DataFrame) plus ``features`` and ``error`` columns."""
     pa = require_pyarrow()
-    registry.get(schema_id)  # an unknown id is a KeyError here, before any row is read
+    schema(schema_id)  # an unknown id is UnknownSchemaError (a KeyError) listing the known ids, before any row
     if isinstance(table, pa.Table):
-        check_columns(table.column_names)
+        check_schema(table.schema)
         sides = (table.column(SIDE_FIELD).to_pylist() if SIDE_FIELD in table.column_names
                  else [None] * table.num_rows)
         features, errors = _enriched_columns(

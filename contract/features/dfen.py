@@ -3,7 +3,9 @@
 ``<placement> <colour> <castling> <ep> [<halfmove> [<fullmove> [<dice>]]]``. Fields are split on single
 spaces with Java ``String.split`` semantics (consecutive spaces make empty fields, trailing empty fields
 are dropped), as the engine's parser does. Every refusal is a :class:`FenError` naming the field and
-the offending text; nothing half-parsed is ever returned.
+the offending text (quoted in full in ``.text``, shortened in the message when it is longer than
+:data:`QUOTE_LIMIT` characters, so one pasted megabyte does not become a megabyte of log); nothing
+half-parsed is ever returned.
 """
 
 from __future__ import annotations
@@ -24,6 +26,22 @@ _DICE_FACES = {letter: face for face, letter in enumerate(PIECE_LETTERS) if face
 _MAX_HALFMOVE = 127
 _MAX_FULLMOVE = 2_147_483_647
 _DIGITS = frozenset("0123456789")
+_WHITESPACE_HINT = "; fields are separated by single spaces"
+QUOTE_LIMIT = 80  # characters of offending text quoted in a message before it is shortened
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr`` of ``value`` for a message, shortened past ``limit`` characters with its full length.
+
+    ``quote("8/8")`` is ``'8/8'``; a 100,000-character string becomes its first ``limit`` characters
+    quoted, then ``… (100,000 characters)``.
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}… ({len(value):,} characters)"
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
 
 
 class FenError(ValueError):
@@ -33,7 +51,7 @@ class FenError(ValueError):
         self.field = field
         self.text = text
         self.reason = reason
-        super().__init__(f"bad FEN {field} {text!r}: {reason}")
+        super().__init__(f"bad FEN {field} {quote(text)}: {reason}")
 
 
 def _java_split(text: str, sep: str) -> list[str]:
@@ -88,7 +106,10 @@ def _parse_ep(text: str) -> int:
 def _parse_counter(field: str, text: str, low: int, high: int) -> int:
     if not text or not set(text) <= _DIGITS:
         raise FenError(field, text, "expected ASCII digits")
-    value = int(text)
+    significant = text.lstrip("0")  # leading zeros are accepted (Java parseInt); never int() 5000 digits
+    if len(significant) > len(str(high)):
+        raise FenError(field, text, f"must be between {low} and {high}")
+    value = int(significant or "0")
     if not low <= value <= high:
         raise FenError(field, text, f"must be between {low} and {high}")
     return value
@@ -124,12 +145,19 @@ def _parse_placement(text: str) -> dict[int, tuple[bool, int]]:
             if ptype <= 0:
                 raise FenError("placement", text, f"{char!r} in rank {rank + 1} is neither a piece letter nor a digit")
             if file >= 8:
-                raise FenError("placement", text, f"rank {rank + 1} ({rank_text!r}) has more than 8 files")
+                raise FenError("placement", text, f"rank {rank + 1} ({quote(rank_text, 20)}) has more than 8 files")
             pieces[rank * 8 + file] = (char.isupper(), ptype)
             file += 1
         if file != 8:
-            raise FenError("placement", text, f"rank {rank + 1} ({rank_text!r}) covers {file} files, not 8")
+            raise FenError("placement", text, f"rank {rank + 1} ({quote(rank_text, 20)}) covers {file} files, not 8")
     return pieces
+
+
+def _whitespace_hint(fen: str) -> str:
+    """A hint when the text holds whitespace other than single spaces (a tab, a newline, two spaces)."""
+    if "  " in fen.strip(" ") or any(char.isspace() and char != " " for char in fen):
+        return _WHITESPACE_HINT + " (this text has tabs, newlines or runs of spaces)"
+    return ""
 
 
 def parse_fen(fen: str) -> Position:
@@ -137,13 +165,12 @@ def parse_fen(fen: str) -> Position:
     if not isinstance(fen, str):
         raise FenError("fen", repr(fen), "expected a string")
     fields = _java_split(fen, " ")
-    if len(fields) < 4:
-        raise FenError("fen", fen, f"expected 4 to 7 space-separated fields, found {len(fields)}")
-    if len(fields) > 7:
-        raise FenError("fen", fen, f"expected 4 to 7 space-separated fields, found {len(fields)}")
+    if not 4 <= len(fields) <= 7:
+        raise FenError("fen", fen, f"expected 4 to 7 space-separated fields, found {len(fields)}"
+                       + _whitespace_hint(fen))
     colour_text = fields[1]
     if colour_text not in ("w", "b"):
-        raise FenError("side", colour_text, "expected 'w' or 'b'")
+        raise FenError("side", colour_text, "expected 'w' or 'b'" + (_WHITESPACE_HINT if not colour_text else ""))
     castling = _parse_castling(fields[2])
     ep = _parse_ep(fields[3])
     halfmove = _parse_counter("half-move clock", fields[4], 0, _MAX_HALFMOVE) if len(fields) > 4 else 0
@@ -153,13 +180,18 @@ def parse_fen(fen: str) -> Position:
     return Position.from_pieces(pieces, colour_text == "w", castling, ep, halfmove, fullmove, dice)
 
 
-def side_from_text(side: str) -> bool:
-    """``'w'`` -> ``chess.WHITE``, ``'b'`` -> ``chess.BLACK``; anything else is a :class:`FenError`."""
+def side_from_text(side: object) -> bool:
+    """``'w'`` -> ``chess.WHITE``, ``'b'`` -> ``chess.BLACK``; anything else is a :class:`FenError`.
+
+    ``chess.WHITE``/``chess.BLACK`` themselves are returned as they are: ``extract`` takes either form,
+    and ``extract_fen(..., side=chess.BLACK)`` must not be refused as "bad side 'False'"."""
     if side == "w":
         return chess.WHITE
     if side == "b":
         return chess.BLACK
-    raise FenError("side", str(side), "expected 'w' or 'b'")
+    if isinstance(side, bool):
+        return side
+    raise FenError("side", side if isinstance(side, str) else repr(side), "expected 'w' or 'b'")
 
 
 # -- printing ------------------------------------------------------------------------------------

@@ -151,9 +151,16 @@ def _fill(out: np.ndarray, width: int, values: Sequence[float] | np.ndarray, sch
     out[:] = values
 
 
+def _require_position(position: object) -> None:
+    if not isinstance(position, Position):
+        hint = " (use extract_fen for a FEN string)" if isinstance(position, str) else ""
+        raise TypeError(f"expected a Position from parse_fen, not {type(position).__name__}{hint}")
+
+
 def extract(schema_id: str, position: Position, color: object) -> np.ndarray:
     """The ``schema_id`` vector of ``position`` from ``color``'s perspective: float32 ``[width]``."""
     width, function = _extractor(schema_id)
+    _require_position(position)
     values = function(position, color if color is True or color is False else _color(color))
     if isinstance(values, np.ndarray):
         if values.shape != (width,):
@@ -169,13 +176,17 @@ def extract_batch(schema_id: str, items: Iterable[tuple[Position, object]]) -> n
     width, function = _extractor(schema_id)
     pairs = list(items)
     out = np.empty((len(pairs), width), dtype=_F32)
-    for i, (position, color) in enumerate(pairs):
+    for i, item in enumerate(pairs):
+        if not (isinstance(item, tuple) and len(item) == 2):
+            raise TypeError(f"extract_batch: item {i} must be a (position, color) pair, not {type(item).__name__}")
+        position, color = item
+        _require_position(position)
         _fill(out[i], width, function(position, _color(color)), schema_id)
     return out
 
 
-def extract_fen(schema_id: str, fen: str, side: str | None = None) -> np.ndarray:
-    """Parse ``fen`` and extract for ``side`` (``'w'``/``'b'``; ``None`` = the FEN's side to move)."""
+def extract_fen(schema_id: str, fen: str, side: str | bool | None = None) -> np.ndarray:
+    """Parse ``fen`` and extract for ``side`` (``'w'``/``'b'`` or a chess colour; ``None`` = the FEN's side to move)."""
     _width, _function = _extractor(schema_id)  # unknown schema before a bad FEN, like the engine
     position = parse_fen(fen)
     color = position.turn if side is None else side_from_text(side)

@@ -2,7 +2,10 @@
 
 :func:`extract_rows` is the single place the CLI (and bulk tools built on it) turn input rows into
 feature vectors, so every front end refuses the same rows with the same messages. A bad row never stops
-the rows after it: it comes back as a :class:`RowResult` with ``error`` set.
+the rows after it: it comes back as a :class:`RowResult` with ``error`` set — and so does a row on which
+an extractor raises something other than :class:`FenError` (a bug, reported as ``extraction failed:
+<type>: <message>`` rather than ending the run). Values quoted in messages are shortened past
+:data:`contract.features.dfen.QUOTE_LIMIT` characters.
 """
 
 from __future__ import annotations
@@ -14,9 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from contract.features.dfen import FenError, parse_fen, side_from_text
+from contract.features.dfen import FenError, parse_fen, quote, side_from_text
 from contract.features.extractors import extract, schema
 from contract.floattext import float32_text
+
+_REASON_LIMIT = 200  # characters of an unexpected exception's text kept in its row's error
 
 
 @dataclass(frozen=True)
@@ -44,18 +49,20 @@ def _row_error(row: object) -> tuple[Any, str | None, str | None, str | None]:
     if isinstance(row, BadRow):
         return row.id, None, None, row.reason
     if not isinstance(row, Mapping):
-        return None, None, None, f"row is not an object: {row!r}"
+        return None, None, None, f"row is not an object: {quote(row)}"
     row_id = row.get("id")
     if "id" not in row or row_id is None:
         return None, None, None, "row has no 'id'"
     if not isinstance(row_id, (str, int)) or isinstance(row_id, bool):
-        return row_id, None, None, f"'id' must be a string or an integer, not {row_id!r}"
+        return row_id, None, None, f"'id' must be a string or an integer, not {quote(row_id)}"
     fen = row.get("fen")
-    if not isinstance(fen, str):
+    if fen is None:
         return row_id, None, None, "row has no 'fen' string"
+    if not isinstance(fen, str):
+        return row_id, None, None, f"'fen' must be a string, not {quote(fen)}"
     side = row.get("side")
-    if side is not None and side not in ("w", "b"):
-        return row_id, None, None, f"bad side {side!r}: expected 'w' or 'b'"
+    if side is not None and (not isinstance(side, str) or side not in ("w", "b")):
+        return row_id, None, None, f"bad side {quote(side)}: expected 'w' or 'b'"
     return row_id, fen, side, None
 
 
@@ -76,6 +83,10 @@ def extract_rows(schema_id: str, rows: Iterable[object]) -> Iterator[RowResult]:
             vector = extract(schema_id, position, color)
         except FenError as exc:
             yield RowResult(index, row_id, None, str(exc))
+            continue
+        except Exception as exc:  # an extractor bug must not take the rows after it down
+            reason = str(exc) if len(str(exc)) <= _REASON_LIMIT else str(exc)[:_REASON_LIMIT] + "…"
+            yield RowResult(index, row_id, None, f"extraction failed: {type(exc).__name__}: {reason}")
             continue
         if not np.all(np.isfinite(vector)):  # cannot happen for a parsed FEN; refuse rather than emit
             yield RowResult(index, row_id, None, "extractor produced a non-finite value")

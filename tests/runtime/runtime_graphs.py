@@ -59,9 +59,11 @@ def build(
     outputs += [helper.make_tensor_value_info(name, output_type, None) for name in extra_outputs]
     graph = helper.make_graph(nodes, "contract-test", inputs, outputs, initializer=inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
-    return model.SerializeToString()
+    data: bytes = model.SerializeToString()
+    return data
 
 
 def inferred(data: bytes) -> bytes:
     """The same graph with output shapes filled in by ONNX shape inference."""
-    return onnx.shape_inference.infer_shapes(onnx.load_from_string(data)).SerializeToString()
+    inferred_data: bytes = onnx.shape_inference.infer_shapes(onnx.load_from_string(data)).SerializeToString()
+    return inferred_data

@@ -9,9 +9,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from contract import builder
 from contract.builder import PackageSpec, build_package, witness_version
+from contract.compatibility import evaluate
 from contract.package import ModelPackage
 from contract.refusal import Refusal
 
@@ -149,3 +152,178 @@ def test_a_builder_killed_between_staging_and_rename_leaves_no_package(tmp_path:
     # A rerun publishes a complete package.
     package = build_package(spec(graphs["value"]), out)
     assert isinstance(package, ModelPackage)
+
+
+def _nothing_but(directory: Path, *names: str) -> bool:
+    return sorted(p.name for p in directory.iterdir()) == sorted(names)
+
+
+def test_a_name_the_filesystem_cannot_hold_is_refused_and_leaves_nothing(tmp_path: Path,
+                                                                        graphs: dict[str, Path]) -> None:
+    out = tmp_path / ("p" * 250)  # fits NAME_MAX (255), but its staging sibling does not
+    result = build_package(spec(graphs["value"]), out)
+    assert isinstance(result, Refusal)
+    assert result.message.startswith(f"refusing to publish {out}: ")
+    assert result.message.endswith(": File name too long")
+    assert _nothing_but(tmp_path)
+
+
+def test_a_write_that_fails_midway_is_refused_and_the_stage_removed(tmp_path: Path, graphs: dict[str, Path],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import os
+
+    def full_disk(source: Path, target: Path) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(target))
+
+    monkeypatch.setattr("contract.builder.shutil.copyfile", full_disk)
+    out = tmp_path / "pkg"
+    result = build_package(spec(graphs["value"]), out)
+    assert isinstance(result, Refusal)
+    assert result.message.startswith(f"refusing to publish {out}: {tmp_path}/.pkg.tmp-")
+    assert result.message.endswith("/model.onnx: No space left on device")
+    assert _nothing_but(tmp_path)
+
+
+def test_a_destination_created_during_the_build_is_not_replaced(tmp_path: Path, graphs: dict[str, Path],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    out = tmp_path / "pkg"
+    real_rename = os.rename
+
+    def racing_rename(source: Path, target: Path) -> None:
+        if Path(target) == out:  # another process publishes first, between the last check and rename(2)
+            out.mkdir()
+            (out / "theirs.txt").write_text("theirs")
+        real_rename(source, target)
+
+    monkeypatch.setattr(os, "rename", racing_rename)
+    result = build_package(spec(graphs["value"]), out)
+    assert result == Refusal(f"refusing to overwrite {out}: it already exists")
+    assert _nothing_but(out, "theirs.txt")
+    assert _nothing_but(tmp_path, "pkg")
+
+
+def test_text_that_is_not_unicode_is_refused_before_staging(tmp_path: Path, graphs: dict[str, Path]) -> None:
+    import os
+
+    model_id = os.fsdecode(b"m-\xff")  # what undecodable command-line bytes become: a lone surrogate
+    base = spec(graphs["value"])
+    result = build_package(PackageSpec(base.model, base.schema_id, base.role, base.engine_compatibility, model_id),
+                           tmp_path / "pkg")
+    assert result == Refusal(f"refusing to publish {tmp_path / 'pkg'}: field 'modelId' is not valid Unicode text "
+                             "(it holds a lone surrogate)")
+    assert _nothing_but(tmp_path)
+
+
+def test_a_destination_path_that_is_not_utf8_is_published_and_its_refusals_written(
+        tmp_path: Path, graphs: dict[str, Path]) -> None:
+    import os
+
+    out = tmp_path / os.fsdecode(b"pkg-\xff")
+    assert isinstance(build_package(spec(graphs["value"]), out), ModelPackage)
+    assert isinstance(ModelPackage.load(out, "0.12.0"), ModelPackage)
+    refused = build_package(spec(graphs["static"]), tmp_path / os.fsdecode(b"static-\xff"))
+    assert isinstance(refused, Refusal)
+    (failed,) = [p for p in tmp_path.iterdir() if ".failed-" in p.name]
+    assert (failed / "REFUSED.txt").read_bytes().startswith(str(failed).encode("utf-8", "backslashreplace"))
+
+
+@pytest.mark.parametrize(("version", "message"), [
+    ("0.11.0", "engineCompatibility '>=0.12.0 <1.0.0' does not include engine version '0.11.0'"),
+    ("0.12", "invalid engine version: invalid semantic version '0.12'; expected MAJOR.MINOR.PATCH"),
+])
+def test_a_host_version_the_constraint_refuses_is_refused_before_staging(tmp_path: Path, graphs: dict[str, Path],
+                                                                         version: str, message: str) -> None:
+    result = build_package(spec(graphs["value"]), tmp_path / "pkg", engine_version=version)
+    assert result == Refusal(f"refusing to publish {tmp_path / 'pkg'}: {message}")
+    assert _nothing_but(tmp_path)
+
+
+@pytest.mark.parametrize("temperature", [0.0, -0.0, -1.0])
+def test_a_temperature_that_is_not_positive_is_refused(tmp_path: Path, graphs: dict[str, Path],
+                                                       temperature: float) -> None:
+    result = build_package(spec(graphs["value"], calibration_temperature=temperature), tmp_path / "pkg")
+    assert result == Refusal(f"refusing to publish {tmp_path / 'pkg'}: calibration temperature must be greater "
+                             f"than 0, got {temperature}")
+    assert _nothing_but(tmp_path)
+
+
+def test_what_is_published_is_synced_before_and_after_the_rename(tmp_path: Path, graphs: dict[str, Path],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    events: list[str] = []
+    real_fsync, real_rename = os.fsync, os.rename
+
+    def fsync(fd: int) -> None:
+        events.append("sync " + os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    def rename(source: Path, target: Path) -> None:
+        events.append(f"rename {target}")
+        real_rename(source, target)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "rename", rename)
+    out = tmp_path / "pkg"
+    assert isinstance(build_package(spec(graphs["value"]), out), ModelPackage)
+    published = events.index(f"rename {out}")
+    before = [e.rsplit("/", 1)[-1] for e in events[:published] if e.startswith("sync ")]
+    assert "model.onnx" in before and any(e.startswith(".pkg.tmp-") for e in before)  # the stage and its model
+    assert any(e.startswith(".manifest.json.tmp-") for e in before)                   # the manifest, before its rename
+    assert events[published + 1:] == [f"sync {tmp_path}"]                              # the directory holding the name
+
+
+def test_repeated_provenance_keys_are_a_usage_error(tmp_path: Path, graphs: dict[str, Path]) -> None:
+    done = cli("package", "build", "--model", str(graphs["value"]), "--schema", "kcp-13", "--role", "position-value",
+               "--engine-compatibility", ">=0.12.0", "--model-id", "m", "--out", str(tmp_path / "pkg"),
+               "--provenance", "run=a", "--provenance", "run=b")
+    assert done.returncode == 2
+    assert done.stderr.endswith("error: --provenance run given more than once\n")
+    assert _nothing_but(tmp_path)
+
+
+def test_a_failed_sync_after_the_rename_still_reports_the_published_package(
+        tmp_path: Path, graphs: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    out = tmp_path / "pkg"
+    real_sync = builder._sync
+
+    def sync(path: Path) -> None:
+        if path == tmp_path:  # the parent, synced only after the rename has published the package
+            raise OSError(errno.EIO, "Input/output error")
+        real_sync(path)
+
+    monkeypatch.setattr(builder, "_sync", sync)
+    assert isinstance(build_package(spec(graphs["value"]), out), ModelPackage)
+    assert _nothing_but(tmp_path, "pkg")
+
+
+_SMALL = st.sampled_from(["0", "1", "2", "3"])
+_SMALL_CONSTRAINTS = st.lists(
+    st.builds(lambda op, a, b, c: f"{op}{a}.{b}.{c}", st.sampled_from(["", "=", ">", ">=", "<", "<="]),
+              _SMALL, _SMALL, _SMALL), min_size=1, max_size=4).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_SMALL_CONSTRAINTS)
+def test_the_witness_is_the_lowest_version_the_evaluator_admits(constraint: str) -> None:
+    # Brute force over every version with components 0-4: with bounds of 0-3 the lowest admitted
+    # version (0.0.0, a bound, or a bound's successor) always lies there, so this is exact.
+    admitted = [f"{a}.{b}.{c}" for a in range(5) for b in range(5) for c in range(5)
+                if evaluate(constraint, f"{a}.{b}.{c}").ok]
+    witness = witness_version(constraint)
+    if admitted:
+        assert witness == admitted[0]
+    else:
+        assert witness == Refusal(f"engineCompatibility '{constraint}' admits no engine version")
+
+
+def test_a_long_constraint_gets_its_witness_in_one_pass() -> None:
+    # 1000 distinct lower bounds: trying each bound's neighbours with a full evaluation per try took
+    # a minute here; the interval is computed in one pass over the comparators.
+    constraint = " ".join(f">=0.{i}.0" for i in range(1000)) + " <1.0.0"
+    assert witness_version(constraint) == "0.999.0"

@@ -95,3 +95,24 @@ def test_a_console_that_cannot_show_the_input_gets_escapes_not_a_traceback() -> 
     assert done.returncode == 1
     assert done.stderr == ""
     assert done.stdout.startswith("refusing to serve: invalid engineCompatibility '\\u22650.12.0'")
+
+
+def test_a_version_component_of_thousands_of_digits_is_refused_not_a_traceback(package: Path) -> None:
+    version = "1" * 5000 + ".0.0"
+    done = run("validate", str(package), "--engine-version", version)
+    assert done.returncode == 1 and done.stderr == ""
+    assert done.stdout == (f"refusing to serve: {package / 'manifest.json'}: invalid engine version: invalid "
+                           f"semantic version '{version}'; a component does not fit in an Int\n")
+
+
+def test_lone_surrogates_in_a_manifest_are_shown_not_a_traceback(package: Path) -> None:
+    text = (package / "manifest.json").read_text(encoding="utf-8")
+    doc = json.loads(text)
+    doc["modelId"] = "\ud800id"            # valid JSON (an escape), not valid Unicode
+    doc["provenance"]["\udcff"] = "key"   # also in a key
+    (package / "manifest.json").write_text(json.dumps(doc), encoding="utf-8")  # ensure_ascii: escapes
+    done = run("validate", str(package), "--engine-version", "0.12.0", "--json")
+    assert done.returncode == 0 and done.stderr == ""
+    assert json.loads(done.stdout)["modelId"] == "\ud800id"
+    human = run("validate", str(package), "--engine-version", "0.12.0")
+    assert human.returncode == 0 and human.stdout.startswith("serving \\ud800id:")

@@ -107,3 +107,16 @@ def test_schema_pattern_and_grammar_agree_on_well_formed_comparators(
 def test_evaluate_never_raises(constraint: str, version: str) -> None:
     verdict = evaluate(constraint, version)
     assert (verdict.message is None) == (verdict.outcome is Outcome.SATISFIED)
+
+
+@pytest.mark.parametrize(("constraint", "version", "outcome"), [
+    # Components longer than Python's 4300-digit int() limit: refused by value, never a ValueError.
+    (">=" + "1" * 5000 + ".0.0", "0.12.0", Outcome.INVALID_CONSTRAINT),
+    (">=0.12.0", "1" * 5000 + ".0.0", Outcome.INVALID_ENGINE_VERSION),
+    # Leading zeros parse as their value at any length (§3.2), so these are small components.
+    (">=" + "0" * 5000 + "1.0.0", "1.0.0", Outcome.SATISFIED),
+    (">=0.12.0", "0" * 5000 + "1.0.0", Outcome.SATISFIED),
+    ("<=" + "0" * 20 + "2147483648.0.0", "0.12.0", Outcome.INVALID_CONSTRAINT),
+])
+def test_components_of_any_length_get_an_outcome(constraint: str, version: str, outcome: Outcome) -> None:
+    assert evaluate(constraint, version).outcome is outcome

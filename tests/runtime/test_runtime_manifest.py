@@ -184,3 +184,28 @@ def test_nesting_and_size_limits() -> None:
     assert read_manifest(deep, "0.12.0").message == "not valid JSON: nesting deeper than 64 levels at character 320"
     big = b'{"pad": "' + b"x" * (1024 * 1024) + b'"}'
     assert read_manifest(big, "0.12.0").message == f"larger than 1048576 bytes ({len(big)} bytes)"
+
+
+@pytest.mark.parametrize("field", ["temperature", "brierScore", "logLoss"])
+def test_an_integer_no_double_holds_is_refused_as_json(field: str) -> None:
+    # 10**400 fits no 64-bit float (every reader holds numbers as doubles); it used to reach float().
+    literal = "1" + "0" * 400
+    text = _variant(CURRENT, calibration={field: "@"}).replace(b'"@"', literal.encode())
+    assert read_manifest(text, "0.12.0").message == f"not valid JSON: number {literal} does not fit in a 64-bit float"
+
+
+def test_an_integer_past_pythons_digit_limit_is_refused_with_the_same_message() -> None:
+    literal = "9" * 5000
+    text = _variant(CURRENT).replace(b'"featureCount": 13', b'"featureCount": ' + literal.encode())
+    assert read_manifest(text, "0.12.0").message == f"not valid JSON: number {literal} does not fit in a 64-bit float"
+
+
+def test_a_document_given_directly_with_such_numbers_is_refused_not_raised() -> None:
+    from contract.manifest import check_document
+
+    doc = _base(CURRENT)
+    doc["calibration"] = {"temperature": 10**400}
+    assert check_document(doc, "0.12.0").message == "field 'temperature' must be a number"
+    doc["calibration"] = None
+    doc["provenance"] = {"big": 10**5000}
+    assert check_document(doc, "0.12.0").message == "field 'provenance.big' must be a string, number or boolean"

@@ -153,20 +153,18 @@ def test_the_digest_is_checked_before_the_graph_is_opened(tmp_path: Path, manife
 
 def test_a_manifest_that_cannot_be_read_is_refused_with_the_io_message(
         tmp_path: Path, graphs: dict[str, Path], manifests: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import builtins
-
     import contract.package as package_module
 
     shutil.copy(graphs["value"], tmp_path / "model.onnx")
     shutil.copy(manifests / "synthetic_kcp13_value_manifest.json", tmp_path / "manifest.json")
-    real_open = builtins.open
+    real_open = package_module.open_regular
 
-    def failing_open(path: object, *args: object, **kwargs: object) -> object:
+    def failing_open(path: Path) -> object:
         if str(path).endswith("manifest.json"):
             raise OSError(5, "Input/output error")
-        return real_open(path, *args, **kwargs)  # type: ignore[call-overload]
+        return real_open(path)
 
-    monkeypatch.setattr(package_module, "open", failing_open, raising=False)
+    monkeypatch.setattr(package_module, "open_regular", failing_open)
     assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(
         f"{tmp_path / 'manifest.json'}: cannot be read: Input/output error")
 
@@ -184,3 +182,75 @@ def test_a_model_that_cannot_be_digested_is_refused_with_the_io_message(
     monkeypatch.setattr(package_module, "sha256_file", failing_digest)
     model = tmp_path / "model.onnx"
     assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(f"{model}: cannot digest {model}: Input/output error")
+
+
+def test_scoring_refuses_ragged_rows_and_a_closed_scorer(graphs: dict[str, Path], manifests: Path) -> None:
+    package = _load(graphs, manifests, "value")
+    assert isinstance(package, ModelPackage)
+    scorer = Scorer.from_package(package)
+    assert isinstance(scorer, Scorer)
+    with pytest.raises(ScoringError, match=r"^features are not an array: "):
+        scorer.score([[0.0] * 13, [0.0] * 12])
+    scorer.close()
+    with pytest.raises(ScoringError, match=r"^the scorer is closed$"):
+        scorer.score(np.zeros((1, 13), np.float32))
+
+
+@pytest.mark.parametrize("which", ["manifest", "model"])
+def test_a_fifo_swapped_in_after_the_readability_check_does_not_hang(tmp_path: Path, graphs: dict[str, Path],
+                                                                    manifests: Path, which: str) -> None:
+    # Readability is checked before the file is opened; a FIFO put in its place in between must be
+    # refused, not waited on. The check is made to pass so that the open meets the FIFO.
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    shutil.copy(graphs["value"], tmp_path / "model.onnx")
+    shutil.copy(manifests / "synthetic_kcp13_value_manifest.json", tmp_path / "manifest.json")
+    fifo = tmp_path / f"{which}.fifo"
+    os.mkfifo(fifo)
+    model = fifo if which == "model" else tmp_path / "model.onnx"
+    manifest = fifo if which == "manifest" else tmp_path / "manifest.json"
+    script = textwrap.dedent(f"""
+        import contract.package as package
+        package._readable_file = lambda path: True
+        print(package.ModelPackage.load_files({str(model)!r}, {str(manifest)!r}, "0.12.0").message)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    expected = (f"{fifo}: cannot be read: not a regular file" if which == "manifest"
+                else f"{fifo}: cannot digest {fifo}: not a regular file")
+    assert done.stdout == expected + "\n", done.stderr
+
+
+@pytest.mark.parametrize(("given", "shown"), [
+    ("./pkg", "./pkg/manifest.json"),        # the JVM keeps ./ (pathlib would drop it)
+    ("pkg//", "pkg/manifest.json"),          # redundant and trailing slashes go
+    ("./pkg/.", "./pkg/./manifest.json"),    # '.' components stay
+])
+def test_paths_are_rendered_as_the_jvm_renders_them(tmp_path: Path, graphs: dict[str, Path],
+                                                    monkeypatch: pytest.MonkeyPatch, given: str, shown: str) -> None:
+    (tmp_path / "pkg").mkdir()
+    shutil.copy(graphs["value"], tmp_path / "pkg" / "model.onnx")
+    (tmp_path / "pkg" / "manifest.json").write_text("[1, 2]")
+    monkeypatch.chdir(tmp_path)
+    assert ModelPackage.load(given, "0.12.0") == Refusal(f"{shown}: manifest must be a JSON object")
+    assert ModelPackage.load_files("./pkg//model.onnx", given + "/manifest.json", "0.12.0") == Refusal(
+        f"{shown}: manifest must be a JSON object")
+
+
+def test_an_empty_directory_path_resolves_as_on_the_jvm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert ModelPackage.load("", "0.12.0") == Refusal("model.onnx: model file not readable")
+
+
+def test_any_array_layout_scores_as_its_contiguous_copy(graphs: dict[str, Path], manifests: Path) -> None:
+    package = _load(graphs, manifests, "value")
+    assert isinstance(package, ModelPackage)
+    scorer = Scorer.from_package(package)
+    assert isinstance(scorer, Scorer)
+    wide = np.random.default_rng(3).normal(size=(12, 26)).astype(np.float32)
+    read_only = np.ascontiguousarray(wide[:, :13])
+    read_only.setflags(write=False)
+    for layout in (wide[:, ::2], wide[::-2, 1::2], np.asfortranarray(wide[:, :13]), read_only):
+        assert np.array_equal(scorer.score(layout), scorer.score(np.ascontiguousarray(layout)))

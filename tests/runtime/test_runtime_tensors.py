@@ -100,3 +100,80 @@ def test_an_unreadable_graph_is_refused_with_a_message(tmp_path: Path) -> None:
                                              ([None], "[batch]"), ([-1, 1, 1], "[batch,1,1]")])
 def test_shape_rendering(shape: list[Any], text: str) -> None:
     assert render_shape(shape) == text
+
+
+def test_found_names_sort_as_the_jvm_sorts_strings() -> None:
+    # String.compareTo compares UTF-16 code units: U+10000 (a surrogate pair, 0xD800...) sorts before
+    # U+FFFF, although its code point is larger. Python's default order is by code point.
+    from contract.tensors import check_session
+
+    class Node:
+        def __init__(self, name: str) -> None:
+            self.name, self.type, self.shape = name, "tensor(float)", ["batch", 13]
+
+    class Session:
+        def get_inputs(self) -> list[Node]:
+            return [Node("\uffff"), Node("\U00010000"), Node("a")]
+
+        def get_outputs(self) -> list[Node]:
+            return [Node("output")]
+
+    refusal = check_session(Session(), _manifest())
+    assert refusal is not None
+    assert refusal.message == "ONNX model must expose exactly one input named 'input'; found [a, \U00010000, \uffff]"
+
+
+def test_a_graph_under_a_path_that_is_not_utf8_opens(tmp_path: Path) -> None:
+    import os
+
+    directory = tmp_path / os.fsdecode(b"pkg-\xff")  # undecodable bytes, as a command line passes them
+    directory.mkdir()
+    path = directory / "model.onnx"
+    path.write_bytes(build())
+    assert check_graph(path, _manifest()) is None
+
+
+def _graph(inputs: list[Any], outputs: list[Any], nodes: list[Any], inits: list[Any]) -> bytes:
+    import onnx
+
+    graph = onnx.helper.make_graph(nodes, "unusual", inputs, outputs, initializer=inits)
+    model = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 13)], ir_version=8)
+    data: bytes = model.SerializeToString()
+    return data
+
+
+def _unusual(kind: str) -> bytes:
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    weights = numpy_helper.from_array(np.ones((13, 1), np.float32), "w")
+    const = numpy_helper.from_array(np.ones((1, 1), np.float32), "c")
+    out = helper.make_tensor_value_info("output", TensorProto.FLOAT, ["batch", 1])
+    matmul = helper.make_node("MatMul", ["input", "w"], ["output"])
+    if kind == "zero inputs":
+        return _graph([], [out], [helper.make_node("Identity", ["c"], ["output"])], [const])
+    if kind == "string tensors":
+        text = helper.make_tensor_value_info("input", TensorProto.STRING, ["batch", 13])
+        return _graph([text], [helper.make_tensor_value_info("output", TensorProto.STRING, ["batch", 13])],
+                      [helper.make_node("Identity", ["input"], ["output"])], [])
+    shapes: dict[str, list[str | int | None] | None] = {
+        "dim_value 0 batch": [0, 13], "symbolic width": ["batch", "F"], "unknown rank": None,
+        "unnamed dims": [None, 13]}
+    shape = shapes[kind]
+    return _graph([helper.make_tensor_value_info("input", TensorProto.FLOAT, shape)], [out], [matmul], [weights])
+
+
+@pytest.mark.parametrize(("kind", "message"), [
+    ("zero inputs", "ONNX model must expose exactly one input named 'input'; found []"),
+    ("string tensors", "input 'input' must have FLOAT dtype"),
+    # The engine's rule: only a negative (symbolic or unknown) dimension is dynamic; 0 is a fixed 0.
+    ("dim_value 0 batch", "input 'input' must have shape [batch,13] with a dynamic batch dimension; got [0,13]"),
+    ("symbolic width", "input 'input' must have shape [batch,13] with a dynamic batch dimension; got [batch,batch]"),
+    ("unknown rank", "input 'input' must have shape [batch,13] with a dynamic batch dimension; got []"),
+    ("unnamed dims", None),
+])
+def test_graphs_with_unusual_metadata(tmp_path: Path, kind: str, message: str | None) -> None:
+    path = tmp_path / "model.onnx"
+    path.write_bytes(_unusual(kind))
+    refusal = check_graph(path, _manifest())
+    assert (None if refusal is None else refusal.message) == message

@@ -13,9 +13,10 @@ from golden_testkit import ENGINE_FIXTURES, ROOT
 from jsonschema import Draft202012Validator
 from schema_cli import check_jsonschema
 
-from contract.golden.validation import CORPUS_SCHEMAS, schema_name, schema_path
+from contract.golden.validation import CORPUS_SCHEMAS, REGISTRY, schema_name, schema_path
 
-CORPUS_SCHEMA_FILES = ("probes", "golden-vectors", "parity", "drift-log")
+# Every schema the kit ships (manifests, corpus files, registry, protocol, pairjudge): one standard for all.
+CORPUS_SCHEMA_FILES = tuple(sorted(p.name[: -len(".schema.json")] for p in (ROOT / "schema").glob("*.schema.json")))
 
 
 def _load(path: Path) -> object:
@@ -28,7 +29,7 @@ def _corpus_files() -> dict[str, list[str]]:
     for pattern, _ in CORPUS_SCHEMAS:
         matched = sorted(ROOT.glob(pattern))
         assert matched, f"{pattern} matches no committed file"
-    for path in sorted((ROOT / "golden").rglob("*.json")):
+    for path in [ROOT / REGISTRY, *sorted((ROOT / "golden").rglob("*.json"))]:
         relative = path.relative_to(ROOT).as_posix()
         name = schema_name(relative, _load(path))
         if name is not None:
@@ -48,7 +49,10 @@ def test_corpus_schemas_are_draft_2020_12_with_the_kits_id_and_ascii_classes(nam
 
 def test_every_corpus_file_validates_with_jsonschema() -> None:
     groups = _corpus_files()
-    assert set(groups) >= {f"schema/{n}.schema.json" for n in CORPUS_SCHEMA_FILES}
+    described = {"probes", "golden-vectors", "parity", "drift-log", "feature-schemas", "manifest-1.0.0",
+                 "manifest-1.1.0", "conformance-engine-compatibility", "conformance-manifests",
+                 "conformance-tensor-contract", "conformance-divergences"}
+    assert set(groups) >= {f"schema/{n}.schema.json" for n in described}
     for schema_file, files in groups.items():
         validator = Draft202012Validator(_load(ROOT / schema_file))
         for file in files:

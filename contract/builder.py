@@ -38,6 +38,7 @@ from contract.manifest_schema import known_roles
 from contract.package import MANIFEST_FILE_NAME, MODEL_FILE_NAME, ModelPackage, sha256_file
 from contract.refusal import Refusal
 from contract.registry import feature_schemas
+from contract.stagedfile import sync_path, write_atomic
 from contract.tensors import check_graph, open_session, runtime_message
 
 REFUSAL_FILE: Final = "REFUSED.txt"
@@ -179,20 +180,8 @@ def _publish(staged: Path, out: Path) -> Refusal | None:
         raise
     # The rename itself survives a crash. Published already: a failed sync must not turn into a refusal.
     with contextlib.suppress(OSError):
-        _sync(out.parent)
+        sync_path(out.parent)
     return None
-
-
-def _sync(path: Path) -> None:
-    """fsync a file or a directory, so what a rename publishes is on disk before (or with) its name."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    except OSError as exc:
-        if exc.errno not in (errno.EINVAL, errno.ENOTSUP):  # a filesystem that cannot sync directories
-            raise
-    finally:
-        os.close(fd)
 
 
 def _keep_failed(staged: Path, out: Path, refusal: Refusal) -> Refusal:
@@ -200,7 +189,7 @@ def _keep_failed(staged: Path, out: Path, refusal: Refusal) -> Refusal:
     failed = out.with_name(f"{out.name}.failed-{secrets.token_hex(4)}")
     message = refusal.message.replace(str(staged), str(failed))
     # A path from undecodable bytes holds lone surrogates: written as escapes, as the console shows them.
-    strictjson.write_atomic(staged / REFUSAL_FILE, (message + "\n").encode("utf-8", "backslashreplace"))
+    write_atomic(staged / REFUSAL_FILE, (message + "\n").encode("utf-8", "backslashreplace"))
     os.rename(staged, failed)
     return Refusal(f"refusing to publish {out}: {message}")
 
@@ -253,9 +242,9 @@ def _build(spec: PackageSpec, out: Path, engine_version: str | None) -> ModelPac
     staged.mkdir()
     try:
         shutil.copyfile(model, staged / MODEL_FILE_NAME)
-        _sync(staged / MODEL_FILE_NAME)
-        strictjson.write_atomic(staged / MANIFEST_FILE_NAME, strictjson.dumps(document))  # synced
-        _sync(staged)
+        sync_path(staged / MODEL_FILE_NAME)
+        write_atomic(staged / MANIFEST_FILE_NAME, strictjson.dumps(document))  # synced
+        sync_path(staged)
         refusal = _validate(staged, host, spec.role)
         if refusal is not None:
             return _keep_failed(staged, out, refusal)

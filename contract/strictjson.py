@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import secrets
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 MAX_DEPTH = 64
@@ -118,23 +115,3 @@ def parse(data: bytes | str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX
 def dumps(value: Any) -> str:
     """The kit's canonical text: sorted keys, two-space indent, no NaN, trailing newline."""
     return json.dumps(value, indent=2, sort_keys=True, allow_nan=False, ensure_ascii=False) + "\n"
-
-
-def temporary_sibling(path: Path) -> Path:
-    """A fresh hidden name in the same directory, so a rename onto ``path`` is atomic."""
-    return path.with_name(f".{path.name}.tmp-{secrets.token_hex(6)}")
-
-
-def write_atomic(path: Path, data: bytes | str) -> None:
-    """Write ``data`` to ``path`` via a temporary sibling and a rename: never half-written."""
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    tmp = temporary_sibling(path)
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise

@@ -45,7 +45,7 @@ from contract.enrichment.pipeline import infer_format
 from contract.features.dfen import quote
 from contract.features.extractors import UnknownSchemaError, schema
 from contract.features.rows import extract_rows, format_row
-from contract.strictjson import temporary_sibling
+from contract.stagedfile import StagedFile
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -89,25 +89,18 @@ class _AtomicText:
         if not path.parent.is_dir():
             raise _Refused(f"{path.parent}: the output directory does not exist")
         self.path = path
-        self.tmp = temporary_sibling(path)
+        self.staged = StagedFile(path, "w", encoding="utf-8", newline="\n")
 
     def __enter__(self) -> IO[str]:
         try:
-            self.handle = open(self.tmp, "w", encoding="utf-8", newline="\n")
+            return self.staged.__enter__()
         except OSError as exc:  # name the output, not the temporary file
             raise _Refused(f"{self.path}: cannot be written ({exc.strerror or exc})") from None
-        return self.handle
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        try:
-            if exc_type is None:
-                self.handle.flush()
-                os.fsync(self.handle.fileno())
-            self.handle.close()
-            if exc_type is None:
-                os.replace(self.tmp, self.path)
-        finally:
-            self.tmp.unlink(missing_ok=True)
+        self.staged.__exit__(exc_type, exc, tb)
+        if exc_type is None:
+            self.staged.publish()
 
 
 def _open_input(name: str) -> IO[bytes]:

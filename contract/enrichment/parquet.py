@@ -15,12 +15,10 @@ name, with columns of the wrong type, or that already has ``features``/``error``
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from contract import strictjson
 from contract.enrichment.metadata import METADATA_KEY, metadata_text
 from contract.enrichment.rows import ERROR_FIELD, FEATURES_FIELD, EnrichmentError
 from contract.enrichment.table import (
@@ -30,6 +28,7 @@ from contract.enrichment.table import (
     require_pyarrow,
     split_enriched,
 )
+from contract.stagedfile import StagedFile, sync_path
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -111,15 +110,15 @@ def encode_chunk(schema_id: str, table: pa.Table, first_line: int, target: pa.Sc
 def write_part(path: Path, table: pa.Table) -> None:
     """Store a finished chunk as an Arrow IPC file, under a temporary name renamed on completion."""
     pa = require_pyarrow()
-    tmp = strictjson.temporary_sibling(path)
+    staged = StagedFile(path)
     try:
-        with pa.OSFile(str(tmp), "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
+        with pa.OSFile(str(staged.tmp), "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
             writer.write_table(table)
-        _fsync(tmp)
-        os.replace(tmp, path)
+        sync_path(staged.tmp)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        staged.discard()
         raise
+    staged.publish()
 
 
 def read_part(path: Path) -> pa.Table:
@@ -128,49 +127,36 @@ def read_part(path: Path) -> pa.Table:
         return pa.ipc.open_file(source).read_all()
 
 
-def _fsync(path: Path) -> None:
-    descriptor = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
-
-
 class ParquetOutput:
     """A Parquet file written row group by row group into a temporary sibling, renamed by :meth:`commit`."""
 
     def __init__(self, path: Path, schema: pa.Schema) -> None:
         self.path = path
         self.schema = schema
-        self._tmp = strictjson.temporary_sibling(path)
-        self._writer = _pq().ParquetWriter(str(self._tmp), schema, **WRITE_OPTIONS)
+        self._staged = StagedFile(path)
+        self._writer = _pq().ParquetWriter(str(self._staged.tmp), schema, **WRITE_OPTIONS)
 
     def write(self, table: pa.Table) -> None:
         """Append one chunk's accepted rows as one row group (an empty chunk writes nothing)."""
         if table.num_rows:
             self._writer.write_table(table, row_group_size=table.num_rows)
 
-    def finish(self) -> Path:
-        """Close and fsync the temporary file and return its path (the caller renames it)."""
+    def finish(self) -> StagedFile:
+        """Close and fsync the temporary file; the caller publishes (renames) it."""
         try:
             self._writer.close()
-            _fsync(self._tmp)
+            sync_path(self._staged.tmp)
         except BaseException:
-            self._tmp.unlink(missing_ok=True)
+            self._staged.discard()
             raise
-        return self._tmp
+        return self._staged
 
     def commit(self) -> None:
-        tmp = self.finish()
-        try:
-            os.replace(tmp, self.path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        self.finish().publish()
 
     def abandon(self) -> None:
         self._writer.close()
-        self._tmp.unlink(missing_ok=True)
+        self._staged.discard()
 
 
 def write_enriched(

@@ -28,6 +28,7 @@ from typing import Any
 import contract
 from contract import strictjson
 from contract.enrichment.rows import EnrichmentError
+from contract.stagedfile import write_atomic
 
 STATE_FILE = "state.json"
 PARTS_SUFFIX = ".parts"
@@ -69,7 +70,7 @@ class PartStore:
                 stale.unlink()
             return self._finished()
         self.dir.mkdir()
-        strictjson.write_atomic(self.dir / STATE_FILE, strictjson.dumps(state))
+        write_atomic(self.dir / STATE_FILE, strictjson.dumps(state))
         return set()
 
     def _drop_if_unstarted(self) -> None:

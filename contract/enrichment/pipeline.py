@@ -20,20 +20,21 @@ or rejects directory, a JSONL input that is compressed or is a Parquet file.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
-from contract import registry, strictjson
+from contract import registry
 from contract.enrichment import jsonl, parquet
 from contract.enrichment.metadata import metadata_text, sidecar_path
 from contract.enrichment.parts import PartStore, run_state
 from contract.enrichment.pool import run_bounded
 from contract.enrichment.progress import Progress
 from contract.enrichment.rows import EnrichmentError, OptionError
+from contract.stagedfile import StagedFile, write_atomic
 
 FORMATS = ("jsonl", "parquet")
 EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
@@ -149,13 +150,13 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     if task.fmt == "jsonl":
         encoded = jsonl.encode_chunk(task.schema_id, task.payload)
         if encoded.rejected:
-            strictjson.write_atomic(task.rejects_path, encoded.rejects)
-        strictjson.write_atomic(task.rows_path, encoded.rows)
+            write_atomic(task.rejects_path, encoded.rejects)
+        write_atomic(task.rows_path, encoded.rows)
         return ChunkResult(task.index, encoded.accepted, encoded.rejected, task.weight)
     table, rejects = parquet.encode_chunk(task.schema_id, task.payload, task.first_line, task.target)
     if rejects:
         text = "".join(jsonl.reject_line(row_id, line, error) for row_id, line, error in rejects)
-        strictjson.write_atomic(task.rejects_path, text)
+        write_atomic(task.rejects_path, text)
     parquet.write_part(task.rows_path, table)
     return ChunkResult(task.index, table.num_rows, len(rejects), task.weight)
 
@@ -220,10 +221,10 @@ def _assemble(
     """Concatenate the parts into the rejects file, the metadata sidecar and the output.
 
     All three are written under temporary names first and renamed only when all are complete."""
-    staged: list[tuple[Path, Path]] = []  # (temporary, final), in rename order
+    staged: list[StagedFile] = []  # complete temporary files, in rename order
     try:
         rejected = 0
-        with _Staged(rejects_path, staged) as sink:
+        with _stage(rejects_path, staged) as sink:
             for index in range(chunk_count):
                 path = store.rejects_path(index)
                 if path.exists():
@@ -232,9 +233,9 @@ def _assemble(
                     sink.write(data)
         rows = 0
         if fmt == "jsonl":
-            with _Staged(sidecar_path(options.output), staged) as sink:
+            with _stage(sidecar_path(options.output), staged) as sink:
                 sink.write(metadata_text(options.schema_id).encode("utf-8"))
-            with _Staged(options.output, staged) as sink:
+            with _stage(options.output, staged) as sink:
                 for index in range(chunk_count):
                     with open(store.rows_path(index), "rb") as part:
                         rows += _copy_counting_lines(part, sink)
@@ -248,12 +249,12 @@ def _assemble(
             except BaseException:
                 output.abandon()
                 raise
-            staged.append((output.finish(), options.output))
-        for tmp, final in staged:
-            os.replace(tmp, final)
+            staged.append(output.finish())
+        for done in staged:
+            done.publish()
     except BaseException:
-        for tmp, _final in staged:
-            tmp.unlink(missing_ok=True)
+        for done in staged:
+            done.discard()
         raise
     return rows, rejected
 
@@ -266,29 +267,10 @@ def _copy_counting_lines(source: Any, sink: Any) -> int:
     return lines
 
 
-class _Staged:
-    """A binary file written completely (flushed, fsynced) under a temporary sibling of ``path``; on a
-    clean exit the pair is appended to ``staged`` for the caller to rename, otherwise it is deleted."""
-
-    def __init__(self, path: Path, staged: list[tuple[Path, Path]]) -> None:
-        self.path = path
-        self.staged = staged
-        self.tmp = strictjson.temporary_sibling(path)
-
-    def __enter__(self) -> Any:
-        self.handle = open(self.tmp, "wb")
-        return self.handle
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        try:
-            if exc_type is None:
-                self.handle.flush()
-                os.fsync(self.handle.fileno())
-            self.handle.close()
-        except BaseException:
-            self.tmp.unlink(missing_ok=True)
-            raise
-        if exc_type is None:
-            self.staged.append((self.tmp, self.path))
-        else:
-            self.tmp.unlink(missing_ok=True)
+@contextmanager
+def _stage(path: Path, staged: list[StagedFile]) -> Iterator[IO[bytes]]:
+    """Write ``path``'s temporary sibling completely; on success add it to ``staged`` for renaming."""
+    file = StagedFile(path)
+    with file as handle:
+        yield handle
+    staged.append(file)

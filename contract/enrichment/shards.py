@@ -17,10 +17,10 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from contract import strictjson
 from contract.enrichment import jsonl, parquet
 from contract.enrichment.pipeline import rejects_default
 from contract.enrichment.table import require_pyarrow
+from contract.stagedfile import write_atomic
 
 
 def read_shard(path: str | Path) -> Any:
@@ -40,5 +40,5 @@ def write_shard(enriched: Any, source: str | Path, output: str | Path, schema_id
         enriched, output_path, schema_id, parquet.input_schema(source_path), chunk_size
     )
     text = "".join(jsonl.reject_line(row_id, line, error) for row_id, line, error in rejects)
-    strictjson.write_atomic(rejects_default(output_path), text)
+    write_atomic(rejects_default(output_path), text)
     return len(rejects)

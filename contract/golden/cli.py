@@ -25,8 +25,8 @@ from pathlib import Path
 
 from contract.golden import corpus, drift, progress, recorded, report, validation
 from contract.golden.vectors import VectorFileError, read
+from contract.stagedfile import write_atomic
 from contract.streams import make_streams_safe
-from contract.strictjson import write_atomic
 
 EXIT_OK = 0
 EXIT_FAILED = 1

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from contract.golden import progress
-from contract.strictjson import write_atomic
+from contract.stagedfile import write_atomic
 
 GENERATED_DIRS = ("golden/vectors", "golden/fixtures", "golden/example-package")
 DRIFT_LOG = "golden/drift-log.json"

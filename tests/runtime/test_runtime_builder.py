@@ -290,14 +290,14 @@ def test_a_failed_sync_after_the_rename_still_reports_the_published_package(
     import errno
 
     out = tmp_path / "pkg"
-    real_sync = builder._sync
+    real_sync = builder.sync_path
 
     def sync(path: Path) -> None:
         if path == tmp_path:  # the parent, synced only after the rename has published the package
             raise OSError(errno.EIO, "Input/output error")
         real_sync(path)
 
-    monkeypatch.setattr(builder, "_sync", sync)
+    monkeypatch.setattr(builder, "sync_path", sync)
     assert isinstance(build_package(spec(graphs["value"]), out), ModelPackage)
     assert _nothing_but(tmp_path, "pkg")
 

@@ -1,19 +1,5 @@
-"""A refusal as a value: what every contract check returns instead of raising on a bad artifact."""
+"""Stable import path ``contract.refusal`` (shown in the README); the module lives in ``contract.core.refusal``."""
 
-from __future__ import annotations
+from contract.core.refusal import Refusal
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why something was not accepted. ``message`` is the exact text a user sees."""
-
-    message: str
-
-    @property
-    def ok(self) -> bool:
-        return False
-
-    def prefixed(self, prefix: str) -> Refusal:
-        return Refusal(f"{prefix}: {self.message}")
+__all__ = ["Refusal"]

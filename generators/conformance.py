@@ -359,7 +359,7 @@ def manifest_cases() -> list[ManifestCase]:
     dup = text(cur()).replace('"modelId": "conformance-value",',
                               '"modelId": "conformance-value",\n  "modelId": "   ",')
     add("json-duplicate-key", dup, _NOT_JSON, "3-json",
-        "kit decision (contract/strictjson.py): a duplicate key means different things to different"
+        "kit decision (contract/core/strictjson.py): a duplicate key means different things to different"
         " readers (§2.4, §9.11), so it is refused", prefix=True,
         recorded=_engine(ACCEPTED, "§2.4: the engine takes the first occurrence (derived)"))
     add("json-nan", _raw(cur(), "featureCount", "NaN"), _NOT_JSON, "3-json",

@@ -18,8 +18,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from contract.registry import feature_schemas
-from contract.registry import get as get_schema
+from contract.core.registry import feature_schemas
+from contract.core.registry import get as get_schema
 
 SCHEMA_BASE = "https://dicechess-contract.dev/schema/"
 DRAFT = "https://json-schema.org/draft/2020-12/schema"

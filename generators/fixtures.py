@@ -25,10 +25,10 @@ import onnx
 from onnx import TensorProto, helper
 
 from contract import features
-from contract.floattext import float32_text
-from contract.registry import get as get_schema
-from contract.strictjson import JsonRefusal
-from contract.strictjson import parse as parse_json
+from contract.core.floattext import float32_text
+from contract.core.registry import get as get_schema
+from contract.core.strictjson import JsonRefusal
+from contract.core.strictjson import parse as parse_json
 from generators import probes as probe_source
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from contract.registry import feature_schemas
+from contract.core.registry import feature_schemas
 
 SCHEMA_BASE = "https://dicechess-contract.dev/schema/"
 VERSIONS = ("1.0.0", "1.1.0")

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from contract.core.strictjson import parse as parse_json
 from contract.features import parse_fen, twin_fen
 from contract.golden.layout import render
-from contract.strictjson import parse as parse_json
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = "golden/probes.json"

@@ -15,9 +15,9 @@ from typing import Any
 import chess
 
 from contract import features
+from contract.core.registry import feature_schemas
 from contract.golden import progress
 from contract.golden.layout import render
-from contract.registry import feature_schemas
 from generators import probes as probe_source
 
 OUTPUT_DIR = "golden/vectors"

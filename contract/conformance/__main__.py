@@ -16,7 +16,7 @@ from contract.conformance import divergences as divergence_file
 from contract.conformance.corpus import KINDS, CorpusError, load_cases
 from contract.conformance.report import as_json, as_text
 from contract.conformance.runner import DEFAULT_TIMEOUT, UsageError, resolve, run
-from contract.streams import make_streams_safe
+from contract.core.streams import make_streams_safe
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 

@@ -1,8 +1,8 @@
 """The kit's own adapter: ``python -m contract.conformance.adapter`` answers protocol requests.
 
 It reads one JSON request per line on stdin and writes one JSON answer per line on stdout, using the
-kit's runtime: :func:`contract.compatibility.evaluate`, :func:`contract.manifest.read_manifest`,
-:func:`contract.tensors.check_graph` and :func:`contract.features.extract_fen`. A request it cannot
+kit's runtime: :func:`contract.model.compatibility.evaluate`, :func:`contract.model.manifest.read_manifest`,
+:func:`contract.model.tensors.check_graph` and :func:`contract.features.extract_fen`. A request it cannot
 parse, or a runtime that raises, gets an ``error`` answer (the run counts it as a disagreement); the
 adapter itself never stops before stdin closes. It is also the template for other Python adapters
 (see :mod:`contract.conformance.training_adapter`).
@@ -24,7 +24,7 @@ class Unsupported(Exception):
 
 
 def engine_compatibility(request: dict[str, Any]) -> Answer:
-    from contract.compatibility import evaluate
+    from contract.model.compatibility import evaluate
 
     result = evaluate(request["constraint"], request["engineVersion"])
     return {"outcome": str(result.outcome), "message": result.message}
@@ -39,7 +39,7 @@ def _manifest_bytes(text: str) -> bytes:
 
 
 def manifest(request: dict[str, Any]) -> Answer:
-    from contract.manifest import read_manifest
+    from contract.model.manifest import read_manifest
 
     result = read_manifest(_manifest_bytes(request["manifest"]), request["engineVersion"],
                            request["expectedRole"])
@@ -47,8 +47,8 @@ def manifest(request: dict[str, Any]) -> Answer:
 
 
 def tensor_contract(request: dict[str, Any]) -> Answer:
-    from contract.manifest import read_manifest
-    from contract.tensors import check_graph
+    from contract.model.manifest import read_manifest
+    from contract.model.tensors import check_graph
 
     read = read_manifest(_manifest_bytes(request["manifest"]), request["engineVersion"])
     if read.manifest is None:

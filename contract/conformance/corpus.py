@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from jsonschema import Draft202012Validator
 
-from contract.resources import golden_dir, schema_dir
+from contract.core.resources import golden_dir, schema_dir
 
 KINDS: Final = ("engine-compatibility", "manifest", "tensor-contract", "features")
 VERDICTS_FILE: Final = "recorded/engine-compatibility-verdicts.json"

@@ -16,7 +16,7 @@ from typing import Final
 
 from jsonschema import Draft202012Validator
 
-from contract.resources import golden_dir, schema_dir
+from contract.core.resources import golden_dir, schema_dir
 
 DIVERGENCES_FILE: Final = "divergences.json"
 SCHEMA_FILE: Final = "conformance-divergences.schema.json"

@@ -23,7 +23,7 @@ from typing import IO, Any, Final
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from contract.resources import schema_dir
+from contract.core.resources import schema_dir
 
 PROTOCOL_SCHEMA: Final = "adapter-protocol.schema.json"
 STDERR_TAIL: Final = 2000

@@ -25,7 +25,7 @@ from typing import Any, Final
 from contract.conformance.corpus import Case, Expected
 from contract.conformance.divergences import Divergence
 from contract.conformance.protocol import LiveAdapter
-from contract.resources import data_root
+from contract.core.resources import data_root
 
 RECORDED: Final = "recorded"
 LIVE: Final = "live"

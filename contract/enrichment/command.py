@@ -1,6 +1,6 @@
 """The bulk options of ``python -m contract extract`` and the handler they route to.
 
-``contract/commands/extract.py`` owns the command (``--schema``, ``--fen``/``--side``, ``--input``,
+``contract/cli/extract.py`` owns the command (``--schema``, ``--fen``/``--side``, ``--input``,
 ``--output``); this module adds ``--jobs``, ``--resume``, ``--rejects``, ``--format``,
 ``--chunk-size`` and ``--quiet``, and runs :func:`contract.enrichment.enrich_file` whenever both
 ``--input`` and ``--output`` are given (so a file-to-file run has one behaviour, whatever its size).

@@ -8,7 +8,7 @@ agree line for line. Other input fields are not carried into JSONL output (join 
 Parquet path keeps every column).
 
 Refused per row, into the rejects file with the line number: a line that is not strict JSON (see
-``contract.strictjson``: NaN, duplicate keys, a byte-order mark, bytes that are not UTF-8, …), a line
+``contract.core.strictjson``: NaN, duplicate keys, a byte-order mark, bytes that are not UTF-8, …), a line
 longer than ``strictjson.MAX_BYTES`` (never held in memory whole: the rest of it is skipped) and
 everything ``extract_rows`` refuses. Lines end at ``\n`` only (a ``\r`` before it is whitespace),
 the same for a file and for stdin, so line numbers agree between ``extract`` to stdout and the bulk
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from contract import strictjson
+from contract.core import strictjson
 from contract.enrichment.rows import results
 from contract.features.rows import BadRow, format_row
 

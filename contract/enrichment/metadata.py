@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import contract
-from contract import registry, strictjson
+from contract.core import registry, strictjson
 from contract.enrichment.rows import ERROR_FIELD, FEATURES_FIELD
 
 METADATA_KEY = "dicechess.enrichment"

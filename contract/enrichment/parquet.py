@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from contract.core.stagedfile import StagedFile, sync_path
 from contract.enrichment.metadata import METADATA_KEY, metadata_text
 from contract.enrichment.rows import ERROR_FIELD, FEATURES_FIELD, EnrichmentError
 from contract.enrichment.table import (
@@ -28,7 +29,6 @@ from contract.enrichment.table import (
     require_pyarrow,
     split_enriched,
 )
-from contract.stagedfile import StagedFile, sync_path
 
 if TYPE_CHECKING:
     import pyarrow as pa

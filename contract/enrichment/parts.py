@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 import contract
-from contract import strictjson
+from contract.core import strictjson
+from contract.core.stagedfile import write_atomic
 from contract.enrichment.rows import EnrichmentError
-from contract.stagedfile import write_atomic
 
 STATE_FILE = "state.json"
 PARTS_SUFFIX = ".parts"

@@ -27,14 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, TextIO
 
-from contract import registry
+from contract.core import registry
+from contract.core.stagedfile import StagedFile, write_atomic
 from contract.enrichment import jsonl, parquet
 from contract.enrichment.metadata import metadata_text, sidecar_path
 from contract.enrichment.parts import PartStore, run_state
 from contract.enrichment.pool import run_bounded
 from contract.enrichment.progress import Progress
 from contract.enrichment.rows import EnrichmentError, OptionError
-from contract.stagedfile import StagedFile, write_atomic
 
 FORMATS = ("jsonl", "parquet")
 EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet", ".pq": "parquet"}

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from contract import registry
+from contract.core import registry
 from contract.features.rows import RowResult, extract_rows
 
 ID_FIELD = "id"

@@ -17,10 +17,10 @@ import importlib
 from pathlib import Path
 from typing import Any
 
+from contract.core.stagedfile import write_atomic
 from contract.enrichment import jsonl, parquet
 from contract.enrichment.pipeline import rejects_default
 from contract.enrichment.table import require_pyarrow
-from contract.stagedfile import write_atomic
 
 
 def read_shard(path: str | Path) -> Any:

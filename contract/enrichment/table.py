@@ -26,7 +26,7 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from contract import registry
+from contract.core import registry
 from contract.enrichment.rows import (
     ERROR_FIELD,
     FEATURES_FIELD,

@@ -1,6 +1,6 @@
 """The seven feature schemas, bound to the registry in ``schema/feature-schemas.json``.
 
-Widths and column names come only from :mod:`contract.registry`; this module maps each schema's
+Widths and column names come only from :mod:`contract.core.registry`; this module maps each schema's
 ``engineExtractor`` to the function that fills its vector, and checks at first use that the function
 fills exactly the registered width. A wider schema calls the narrower one it is built on and appends,
 so prefixes are shared by construction (and blocks are memoised on the position).
@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
-from contract import registry
+from contract.core import registry
 from contract.features import blocks
 from contract.features.dfen import parse_fen, side_from_text
 from contract.features.position import PIECE_TYPES, Position

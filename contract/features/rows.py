@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from contract.core.floattext import float32_text
 from contract.features.dfen import FenError, parse_fen, quote, side_from_text
 from contract.features.extractors import extract, schema
-from contract.floattext import float32_text
 
 _REASON_LIMIT = 200  # characters of an unexpected exception's text kept in its row's error
 

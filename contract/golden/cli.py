@@ -23,10 +23,10 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from contract.core.stagedfile import write_atomic
+from contract.core.streams import make_streams_safe
 from contract.golden import corpus, drift, progress, recorded, report, validation
 from contract.golden.vectors import VectorFileError, read
-from contract.stagedfile import write_atomic
-from contract.streams import make_streams_safe
 
 EXIT_OK = 0
 EXIT_FAILED = 1

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from contract.core.stagedfile import write_atomic
 from contract.golden import progress
-from contract.stagedfile import write_atomic
 
 GENERATED_DIRS = ("golden/vectors", "golden/fixtures", "golden/example-package")
 DRIFT_LOG = "golden/drift-log.json"

@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from contract.floattext import float32_text
+from contract.core.floattext import float32_text
+from contract.core.strictjson import JsonRefusal, dumps
+from contract.core.strictjson import parse as parse_json
 from contract.golden.vectors import VectorFile, VectorFileError, read
-from contract.strictjson import JsonRefusal, dumps
-from contract.strictjson import parse as parse_json
 
 VECTOR_PREFIX = "golden/vectors/"
 LOG_DESCRIPTION = (

@@ -16,7 +16,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from contract.floattext import float32_text
+from contract.core.floattext import float32_text
 
 INDENT = "  "
 

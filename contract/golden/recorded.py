@@ -17,11 +17,11 @@ import chess
 import numpy as np
 
 from contract import features
+from contract.core.registry import feature_schemas
+from contract.core.strictjson import JsonRefusal
+from contract.core.strictjson import parse as parse_json
 from contract.golden.drift import Cell
 from contract.golden.vectors import VectorFile, VectorFileError, read
-from contract.registry import feature_schemas
-from contract.strictjson import JsonRefusal
-from contract.strictjson import parse as parse_json
 
 RECORDED_DIR = "golden/recorded"
 KIT_VECTOR_DIR = "golden/vectors"

@@ -15,12 +15,12 @@ from collections.abc import Mapping, Sequence
 import chess
 import chess.svg
 
-from contract.floattext import float32_text
+from contract.core.floattext import float32_text
+from contract.core.registry import feature_schemas
+from contract.core.strictjson import parse as parse_json
 from contract.golden.drift import Cell
 from contract.golden.recorded import Agreement
 from contract.golden.vectors import VectorFile, read
-from contract.registry import feature_schemas
-from contract.strictjson import parse as parse_json
 
 PROBES_FILE = "golden/probes.json"
 SPARSE_WIDTH = 100  # schemas wider than this list only their non-zero and highlighted columns

@@ -16,8 +16,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from contract.strictjson import JsonRefusal
-from contract.strictjson import parse as parse_json
+from contract.core.strictjson import JsonRefusal
+from contract.core.strictjson import parse as parse_json
 
 MANIFEST_SCHEMA = "manifest-{version}"
 REGISTRY = "schema/feature-schemas.json"

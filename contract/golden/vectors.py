@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from contract.strictjson import JsonRefusal
-from contract.strictjson import parse as parse_json
+from contract.core.strictjson import JsonRefusal
+from contract.core.strictjson import parse as parse_json
 
 
 class VectorFileError(ValueError):

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from contract.core.checktable import PASS, Check, Entry, Fields, ForEach, Within, first_failure
 from contract.pairjudge import architecture, referencejson
-from contract.pairjudge.checktable import PASS, Check, Entry, Fields, ForEach, Within, first_failure
 from contract.pairjudge.manifest import (
     LABELS,
     MANIFEST_CHECKS,

@@ -26,9 +26,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from contract import resources
+from contract.core import resources
+from contract.core.checktable import PASS, Check, Entry, Fields, ForEach, Within
 from contract.pairjudge import referencejson
-from contract.pairjudge.checktable import PASS, Check, Entry, Fields, ForEach, Within
 from contract.pairjudge.packer import PACKER_CHECKS, PackerSubject, json_kind
 
 MANIFEST_NAME = "pairjudge.json"

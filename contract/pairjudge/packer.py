@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from contract.pairjudge.checktable import PASS, Check, Entry, Fields
+from contract.core.checktable import PASS, Check, Entry, Fields
 
 DEFAULTS: dict[str, Any] = {
     "max_length": 2048,

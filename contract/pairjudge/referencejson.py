@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from contract import strictjson
+from contract.core import strictjson
 
 # Deeper than Python's json can go with the default recursion limit is refused by the reference
 # (RecursionError); refusing well before that keeps the kit from recursing deeply itself.

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from contract import strictjson
+from contract.core import strictjson
 
 MAX_HEADER_BYTES = 100_000_000
 _USIZE_LIMIT = 2**64  # the reference reader does overflow-checked usize arithmetic

@@ -11,7 +11,7 @@ import pytest
 from contract.conformance import __main__ as cli
 from contract.conformance.corpus import load_cases
 from contract.conformance.protocol import request_problem
-from contract.resources import golden_dir
+from contract.core.resources import golden_dir
 from generators import conformance as generator
 
 ROOT = golden_dir().parent

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from contract import strictjson
 from contract.conformance.corpus import load_cases
 from contract.conformance.divergences import load
 from contract.conformance.report import as_text
 from contract.conformance.runner import LIVE, Implementation, resolve, run
-from contract.resources import data_root
+from contract.core import strictjson
+from contract.core.resources import data_root
 
 ROOT = data_root()
 JS = ROOT / "js"

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from lark import Lark
 
-from contract import compatibility
 from contract.conformance import adapter
 from contract.conformance.corpus import KINDS, load_cases
 from contract.conformance.divergences import load
 from contract.conformance.protocol import response_problem
 from contract.conformance.report import as_text
 from contract.conformance.runner import LIVE, Implementation, Run, classify, evaluate, resolve, run
+from contract.model import compatibility
 
 
 def _in_process(kinds: list[str]) -> Run:

@@ -27,7 +27,7 @@ from contract.conformance.runner import (
     resolve,
     run,
 )
-from contract.resources import data_root
+from contract.core.resources import data_root
 
 CASE = Case(
     id="engine-compatibility/test-one",

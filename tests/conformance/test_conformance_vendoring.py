@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from schema_cli import check_jsonschema
 
-from contract.resources import data_root
+from contract.core.resources import data_root
 
 ROOT = data_root()
 SHARED_MANIFESTS = ROOT.parent / "shared" / "reference" / "manifests"

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from contract.resources import golden_dir
+from contract.core.resources import golden_dir
 
 REPO = Path(__file__).resolve().parents[2]
 KCP13_GOLDEN = "kcp-13.engine-0.12.0.json"

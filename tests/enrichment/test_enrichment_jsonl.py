@@ -13,10 +13,10 @@ import pytest
 from enrichment_data import KCP13_GOLDEN, corpus_rows, run_cli, write_jsonl
 
 import contract
-from contract import registry
+from contract.core import registry
+from contract.core.resources import golden_dir
 from contract.enrichment import EnrichmentError, Options, enrich_file, pipeline
 from contract.enrichment.rows import OptionError
-from contract.resources import golden_dir
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ import pytest
 from enrichment_data import corpus_rows
 
 import contract
-from contract import registry
+from contract.core import registry
 from contract.enrichment import EnrichmentError, Options, enrich_file, enrich_table, pipeline
 
 pa = pytest.importorskip("pyarrow")

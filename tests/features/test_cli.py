@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from contract.cli import main
-from contract.commands.bench import format_report, run_bench
+from contract.cli.bench import format_report, run_bench
 from contract.features import extract_rows
 from contract.features.rows import BadRow, format_row
 

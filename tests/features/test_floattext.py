@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from contract.floattext import float32_text, parse_float32
+from contract.core.floattext import float32_text, parse_float32
 
 from .conftest import GOLDEN_FILES, RECORDED
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from contract import registry
+from contract.core import registry
 from contract.features import extract, extract_batch, extract_fen, parse_fen
 from contract.features.dfen import side_from_text
 

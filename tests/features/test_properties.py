@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contract import registry
+from contract.core import registry
 from contract.features import extract, extract_fen, parse_fen, to_fen, twin_fen
 from contract.features.play import random_game
 

@@ -15,10 +15,10 @@ import onnxruntime as ort
 import pytest
 from golden_testkit import ENGINE_FIXTURES, ROOT
 
+from contract.core.refusal import Refusal
 from contract.golden.vectors import read
-from contract.package import ModelPackage
-from contract.refusal import Refusal
-from contract.scoring import Scorer
+from contract.model.package import ModelPackage
+from contract.model.scoring import Scorer
 from generators import fixtures
 
 FIXTURES = ROOT / "golden" / "fixtures"

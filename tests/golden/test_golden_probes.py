@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from golden_testkit import RECORDED, ROOT
 
-from contract.registry import feature_schemas
+from contract.core.registry import feature_schemas
 
 PROBES = ROOT / "golden" / "probes.json"
 VECTORS = ROOT / "golden" / "vectors"

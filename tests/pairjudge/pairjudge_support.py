@@ -10,7 +10,7 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from contract.resources import golden_dir
+from contract.core.resources import golden_dir
 
 RECORDED = golden_dir() / "recorded" / "pairjudge"
 BUNDLES = RECORDED / "bundles"

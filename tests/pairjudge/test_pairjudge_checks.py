@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from pairjudge_support import LABEL_ORDER, apply_ops, copy_bundle, original_packer
 
+from contract.core.checktable import codes
 from contract.pairjudge import verify_bundle
 from contract.pairjudge.bundle import BUNDLE_CHECKS
-from contract.pairjudge.checktable import codes
 from contract.pairjudge.manifest import MANIFEST_CHECKS
 from contract.pairjudge.packer import PACKER_CHECKS
 

@@ -13,8 +13,8 @@ from jsonschema import Draft202012Validator
 from pairjudge_support import BUNDLES, REFERENCE_BUNDLES, apply_ops, copy_bundle
 from schema_cli import check_jsonschema
 
+from contract.core.resources import schema_dir
 from contract.pairjudge import verify_bundle
-from contract.resources import schema_dir
 
 SCHEMA = schema_dir() / "pairjudge-1.schema.json"
 MANIFESTS = [BUNDLES / name / "pairjudge.json" for name in REFERENCE_BUNDLES]

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contract import builder
-from contract.builder import PackageSpec, build_package, witness_version
-from contract.compatibility import evaluate
-from contract.package import ModelPackage
-from contract.refusal import Refusal
+from contract.core.refusal import Refusal
+from contract.model import builder
+from contract.model.builder import PackageSpec, build_package, witness_version
+from contract.model.compatibility import evaluate
+from contract.model.package import ModelPackage
 
 ROLES = ["position-value", "chance-collapse", "move-prerank"]
 
@@ -136,7 +136,7 @@ def test_a_builder_killed_between_staging_and_rename_leaves_no_package(tmp_path:
     script = textwrap.dedent(f"""
         import os, signal
         from pathlib import Path
-        from contract import builder
+        from contract.model import builder
         def killed(staged, out):
             assert (staged / "manifest.json").is_file() and (staged / "model.onnx").is_file()
             os.kill(os.getpid(), signal.SIGKILL)
@@ -176,7 +176,7 @@ def test_a_write_that_fails_midway_is_refused_and_the_stage_removed(tmp_path: Pa
     def full_disk(source: Path, target: Path) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(target))
 
-    monkeypatch.setattr("contract.builder.shutil.copyfile", full_disk)
+    monkeypatch.setattr("contract.model.builder.shutil.copyfile", full_disk)
     out = tmp_path / "pkg"
     result = build_package(spec(graphs["value"]), out)
     assert isinstance(result, Refusal)

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contract.compatibility import Outcome, evaluate, parse_constraint
-from contract.manifest_schema import manifest_versions
+from contract.model.compatibility import Outcome, evaluate, parse_constraint
+from contract.model.manifest_schema import manifest_versions
 
 VERDICTS = Path(__file__).resolve().parents[2] / "golden" / "recorded" / "engine-compatibility-verdicts.json"
 CASES = json.loads(VERDICTS.read_text(encoding="utf-8"))["cases"]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from contract.manifest import CHECKS, read_manifest
+from contract.model.manifest import CHECKS, read_manifest
 
 MANIFESTS = Path(__file__).resolve().parents[2] / "golden" / "recorded" / "manifests"
 
@@ -201,7 +201,7 @@ def test_an_integer_past_pythons_digit_limit_is_refused_with_the_same_message() 
 
 
 def test_a_document_given_directly_with_such_numbers_is_refused_not_raised() -> None:
-    from contract.manifest import check_document
+    from contract.model.manifest import check_document
 
     doc = _base(CURRENT)
     doc["calibration"] = {"temperature": 10**400}

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from contract.package import ModelPackage
-from contract.refusal import Refusal
-from contract.scoring import Scorer, ScoringError
+from contract.core.refusal import Refusal
+from contract.model.package import ModelPackage
+from contract.model.scoring import Scorer, ScoringError
 
 # Reference manifest -> the graph it describes (spec/contract.md §8.1).
 PAIRS = {
@@ -77,8 +77,8 @@ def test_scoring_refuses_bad_batches(graphs: dict[str, Path], manifests: Path) -
 def test_a_model_whose_output_is_not_finite_is_refused(tmp_path: Path) -> None:
     from runtime_graphs import build
 
-    from contract.manifest import read_manifest
-    from contract.package import sha256_file
+    from contract.model.manifest import read_manifest
+    from contract.model.package import sha256_file
 
     model = tmp_path / "model.onnx"
     model.write_bytes(build())  # output = 0.5 * sum(input): overflows to inf for huge inputs
@@ -153,7 +153,7 @@ def test_the_digest_is_checked_before_the_graph_is_opened(tmp_path: Path, manife
 
 def test_a_manifest_that_cannot_be_read_is_refused_with_the_io_message(
         tmp_path: Path, graphs: dict[str, Path], manifests: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import contract.package as package_module
+    import contract.model.package as package_module
 
     shutil.copy(graphs["value"], tmp_path / "model.onnx")
     shutil.copy(manifests / "synthetic_kcp13_value_manifest.json", tmp_path / "manifest.json")
@@ -171,7 +171,7 @@ def test_a_manifest_that_cannot_be_read_is_refused_with_the_io_message(
 
 def test_a_model_that_cannot_be_digested_is_refused_with_the_io_message(
         tmp_path: Path, graphs: dict[str, Path], manifests: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import contract.package as package_module
+    import contract.model.package as package_module
 
     shutil.copy(graphs["value"], tmp_path / "model.onnx")
     shutil.copy(manifests / "synthetic_kcp13_value_manifest.json", tmp_path / "manifest.json")
@@ -213,7 +213,7 @@ def test_a_fifo_swapped_in_after_the_readability_check_does_not_hang(tmp_path: P
     model = fifo if which == "model" else tmp_path / "model.onnx"
     manifest = fifo if which == "manifest" else tmp_path / "manifest.json"
     script = textwrap.dedent(f"""
-        import contract.package as package
+        import contract.model.package as package
         package._readable_file = lambda path: True
         print(package.ModelPackage.load_files({str(model)!r}, {str(manifest)!r}, "0.12.0").message)
     """)

@@ -9,9 +9,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contract.manifest import read_manifest
-from contract.package import ModelPackage
-from contract.refusal import Refusal
+from contract.core.refusal import Refusal
+from contract.model.manifest import read_manifest
+from contract.model.package import ModelPackage
 
 MANIFESTS = Path(__file__).resolve().parents[2] / "golden" / "recorded" / "manifests"
 BASE: dict[str, Any] = json.loads((MANIFESTS / "synthetic_kcp13_value_manifest.json").read_text())

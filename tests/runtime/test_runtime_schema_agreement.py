@@ -18,9 +18,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contract.manifest import read_manifest
-from contract.manifest_schema import manifest_versions, validator
-from contract.registry import feature_schemas
+from contract.core.registry import feature_schemas
+from contract.model.manifest import read_manifest
+from contract.model.manifest_schema import manifest_versions, validator
 
 MANIFESTS = Path(__file__).resolve().parents[2] / "golden" / "recorded" / "manifests"
 BASES: list[dict[str, Any]] = [json.loads(p.read_text(encoding="utf-8"))

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from runtime_graphs import DOUBLE, build
 
-from contract.manifest import Manifest, read_manifest
-from contract.tensors import check_graph, render_shape
+from contract.model.manifest import Manifest, read_manifest
+from contract.model.tensors import check_graph, render_shape
 
 MANIFESTS = Path(__file__).resolve().parents[2] / "golden" / "recorded" / "manifests"
 
@@ -75,7 +75,7 @@ def test_output_shape_with_a_fixed_batch_renders_its_value(tmp_path: Path) -> No
         def get_outputs(self) -> list[Node]:
             return [Node("output", [4, 1])]
 
-    from contract.tensors import check_session
+    from contract.model.tensors import check_session
 
     refusal = check_session(Session(), _manifest())
     assert refusal is not None
@@ -105,7 +105,7 @@ def test_shape_rendering(shape: list[Any], text: str) -> None:
 def test_found_names_sort_as_the_jvm_sorts_strings() -> None:
     # String.compareTo compares UTF-16 code units: U+10000 (a surrogate pair, 0xD800...) sorts before
     # U+FFFF, although its code point is larger. Python's default order is by code point.
-    from contract.tensors import check_session
+    from contract.model.tensors import check_session
 
     class Node:
         def __init__(self, name: str) -> None:

@@ -14,10 +14,10 @@ REPO = Path(__file__).resolve().parents[2]
 
 SCRIPT = """
 import json, sys
-import contract, contract.resources as r
-from contract.package import ModelPackage
-from contract.registry import feature_schemas
-from contract.compatibility import evaluate
+import contract, contract.core.resources as r
+from contract.model.package import ModelPackage
+from contract.core.registry import feature_schemas
+from contract.model.compatibility import evaluate
 assert not r.is_checkout(), r.data_root()
 assert str(r.data_root()).startswith(sys.argv[1]), r.data_root()
 package = ModelPackage.load(r.golden_dir() / "example-package", "0.12.0")

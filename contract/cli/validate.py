@@ -11,10 +11,10 @@ import json
 from typing import Any
 
 from contract.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
-from contract.manifest_schema import known_roles
-from contract.package import ModelPackage
-from contract.refusal import Refusal
-from contract.tensors import check_graph
+from contract.core.refusal import Refusal
+from contract.model.manifest_schema import known_roles
+from contract.model.package import ModelPackage
+from contract.model.tensors import check_graph
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -10,7 +10,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from contract.streams import make_streams_safe
+from contract.core.streams import make_streams_safe
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -18,12 +18,12 @@ EXIT_USAGE = 2
 
 # Each module defines ``register(subparsers)``; the parser it adds sets ``handler`` (args -> exit code).
 COMMAND_MODULES: tuple[str, ...] = (
-    "contract.commands.validate",
-    "contract.commands.compat",
-    "contract.commands.package",
-    "contract.commands.extract",
-    "contract.commands.bench",
-    "contract.commands.pairjudge",
+    "contract.cli.validate",
+    "contract.cli.compat",
+    "contract.cli.package",
+    "contract.cli.extract",
+    "contract.cli.bench",
+    "contract.cli.pairjudge",
 )
 
 

@@ -1,9 +1,9 @@
 """Reading ``manifest.json``: one ordered table of checks, the engine's messages, first failure wins.
 
 The order is the engine's (spec/contract.md §4.1 steps 3-6): structural reading field by field, then
-value validation, then the expected-role gate. Messages carry no path; :mod:`contract.package` adds
+value validation, then the expected-role gate. Messages carry no path; :mod:`contract.model.package` adds
 ``<manifestPath>: ``. Which fields a version requires, allows or does not define comes from the
-manifest JSON Schemas (:mod:`contract.manifest_schema`); widths from the registry.
+manifest JSON Schemas (:mod:`contract.model.manifest_schema`); widths from the registry.
 
 The kit is stricter than the engine in two recorded ways (docs/divergences in golden/divergences.json):
 a 1.0.0 manifest naming ``inputName``/``outputName`` is refused (the service reads only
@@ -24,17 +24,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from contract import strictjson
-from contract.compatibility import EDGE_CHARACTERS, evaluate
-from contract.manifest_schema import (
+from contract.core import strictjson
+from contract.core.refusal import Refusal
+from contract.core.registry import FeatureSchema, feature_schemas
+from contract.model.compatibility import EDGE_CHARACTERS, evaluate
+from contract.model.manifest_schema import (
     FieldRule,
     ManifestVersion,
     known_perspectives,
     known_roles,
     manifest_versions,
 )
-from contract.refusal import Refusal
-from contract.registry import FeatureSchema, feature_schemas
 
 INT_MIN: Final = -2_147_483_648
 INT_MAX: Final = 2_147_483_647

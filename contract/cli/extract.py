@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from contract.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from contract.core.stagedfile import StagedFile
 from contract.enrichment.command import (
     EXIT_INTERRUPTED,
     add_bulk_arguments,
@@ -45,7 +46,6 @@ from contract.enrichment.pipeline import infer_format
 from contract.features.dfen import quote
 from contract.features.extractors import UnknownSchemaError, schema
 from contract.features.rows import extract_rows, format_row
-from contract.stagedfile import StagedFile
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

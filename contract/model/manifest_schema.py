@@ -15,7 +15,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from contract.resources import schema_dir
+from contract.core.resources import schema_dir
 
 
 class FieldRule(StrEnum):

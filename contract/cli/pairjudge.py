@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from contract import strictjson
 from contract.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from contract.core import strictjson
 from contract.pairjudge import LAYERS, Verdict, verify_bundle
 
 

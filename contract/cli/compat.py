@@ -10,7 +10,7 @@ import argparse
 import json
 
 from contract.cli import EXIT_OK, EXIT_REFUSED
-from contract.compatibility import evaluate
+from contract.model.compatibility import evaluate
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

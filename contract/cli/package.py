@@ -1,6 +1,6 @@
 """``python -m contract package build``: write a package that a reader will serve, or nothing.
 
-See :mod:`contract.builder` for the staging protocol. Exit 0 published, 1 refused, 2 usage.
+See :mod:`contract.model.builder` for the staging protocol. Exit 0 published, 1 refused, 2 usage.
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ import argparse
 import json
 from pathlib import Path
 
-from contract.builder import PackageSpec, build_package
 from contract.cli import EXIT_OK, EXIT_REFUSED
-from contract.manifest_schema import known_roles
-from contract.refusal import Refusal
-from contract.registry import schema_ids
+from contract.core.refusal import Refusal
+from contract.core.registry import schema_ids
+from contract.model.builder import PackageSpec, build_package
+from contract.model.manifest_schema import known_roles
 
 
 def _key_value(text: str) -> tuple[str, str]:

@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 
 from contract.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from contract.core.resources import golden_dir
 from contract.features.dfen import parse_fen, side_from_text
 from contract.features.extractors import UnknownSchemaError, extract, schema
-from contract.resources import golden_dir
 
 ENGINE_BENCHMARK = Path("recorded") / "benchmark" / "extraction-cost-0.9.3.json"
 PROBES_GOLDEN = Path("recorded") / "kcp-13.engine-0.12.0.json"

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 
-from contract.resources import schema_dir
+from contract.core.resources import schema_dir
 
 REGISTRY_FILE = "feature-schemas.json"
 

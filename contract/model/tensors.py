@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from contract.manifest import Manifest
-from contract.package import open_regular
-from contract.refusal import Refusal
+from contract.core.refusal import Refusal
+from contract.model.manifest import Manifest
+from contract.model.package import open_regular
 
 FLOAT_TENSOR: Final = "tensor(float)"
 DYNAMIC: Final = "batch"

@@ -1,0 +1,258 @@
+"""Writing a package safely: stage, validate fully, then publish by one rename — or publish nothing.
+
+:func:`build_package` writes ``model.onnx`` and ``manifest.json`` into a hidden temporary sibling
+``.<name>.tmp-<hex>`` of the destination, runs the same checks a reader runs (the §4.1 load checks and
+the §5.1 tensor contract), and only then renames the directory to its final name. So a reader never
+sees a half-written or unvalidated package under that name:
+
+- an existing destination is refused (``refusing to overwrite ...``), never replaced;
+- a package that fails validation is kept as ``<name>.failed-<hex>`` with ``REFUSED.txt`` holding the
+  refusal message, for inspection; nothing appears at the destination;
+- an interrupted build leaves at most the hidden staging directory;
+- a filesystem error is a refusal too, with the stage removed; what is published is fsynced (files,
+  stage, then the parent after the rename), so a crash leaves the name absent or complete.
+
+The manifest version follows the role: ``1.0.0`` for ``position-value`` when the graph's tensors are
+named ``input``/``output`` (the only version the evaluation service reads), ``1.1.0`` otherwise, with
+the tensor names declared. Manifests are written with sorted keys, two-space indent, a trailing
+newline and no NaN (:func:`contract.core.strictjson.dumps`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import math
+import os
+import secrets
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from contract.core import strictjson
+from contract.core.refusal import Refusal
+from contract.core.registry import feature_schemas
+from contract.core.stagedfile import sync_path, write_atomic
+from contract.model.compatibility import INT_MAX, Version, evaluate, parse_constraint
+from contract.model.manifest import DEFAULTS
+from contract.model.manifest_schema import known_roles
+from contract.model.package import MANIFEST_FILE_NAME, MODEL_FILE_NAME, ModelPackage, sha256_file
+from contract.model.tensors import check_graph, open_session, runtime_message
+
+REFUSAL_FILE: Final = "REFUSED.txt"
+VALUE_ROLE: Final = "position-value"
+SERVICE_PROFILE: Final = {"kcp-13": "standard-kcp"}  # what the evaluation service requires per schema
+UNCALIBRATED_ROLES: Final = ("move-prerank",)
+
+
+@dataclass(frozen=True)
+class PackageSpec:
+    """What a producer states about a model; the builder derives the rest (digest, width, version)."""
+
+    model: Path
+    schema_id: str
+    role: str
+    engine_compatibility: str
+    model_id: str
+    calibration_temperature: float | None = None
+    provenance: Mapping[str, str] | None = None
+    evaluation_profile: str | None = None
+
+
+def _graph_tensor_names(model: Path) -> tuple[str, str] | Refusal:
+    """The graph's single input and output names; defaults when it has several (the contract refuses)."""
+    try:
+        session = open_session(model)
+    except Exception as exc:  # onnxruntime's own exception types
+        return Refusal(f"{model}: cannot read the ONNX graph: {runtime_message(exc)}")
+    inputs, outputs = session.get_inputs(), session.get_outputs()
+    input_name = inputs[0].name if len(inputs) == 1 else DEFAULTS["inputName"]
+    output_name = outputs[0].name if len(outputs) == 1 else DEFAULTS["outputName"]
+    return input_name, output_name
+
+
+_SPAN: Final = INT_MAX + 1  # versions ordered as base-_SPAN numbers: major, minor, patch
+
+
+def _key(version: Version) -> int:
+    return (version[0] * _SPAN + version[1]) * _SPAN + version[2]
+
+
+def witness_version(constraint: str) -> str | Refusal:
+    """The lowest engine version the constraint admits (so the package can be checked as a host would).
+
+    The comparators are ANDed over a total order, so what they admit is one interval: its lower end is
+    computed directly, one pass over the comparators, however many there are.
+    """
+    verdict = evaluate(constraint, "0.0.0")
+    if verdict.ok:
+        return "0.0.0"
+    if verdict.outcome in ("blank", "invalid-constraint"):
+        assert verdict.message is not None
+        return Refusal(verdict.message)
+    low, high = 0, _key((INT_MAX, INT_MAX, INT_MAX))
+    for op, bound in parse_constraint(constraint):
+        at = _key(bound)
+        if op in (">=", "="):
+            low = max(low, at)
+        if op in ("<=", "="):
+            high = min(high, at)
+        if op == ">":
+            low = max(low, at + 1)
+        if op == "<":
+            high = min(high, at - 1)
+    if low <= high:
+        major, rest = divmod(low, _SPAN * _SPAN)
+        text = ".".join(map(str, (major, *divmod(rest, _SPAN))))
+        if evaluate(constraint, text).ok:
+            return text
+    return Refusal(f"engineCompatibility '{constraint}' admits no engine version")
+
+
+def manifest_document(spec: PackageSpec, digest: str, names: tuple[str, str]) -> dict[str, Any] | Refusal:
+    """The manifest a spec describes, or why it cannot be written."""
+    schemas = feature_schemas()
+    if spec.schema_id not in schemas:
+        return Refusal(f"unknown featureSchema '{spec.schema_id}'; known schemas: {', '.join(sorted(schemas))}")
+    if spec.role not in known_roles():
+        return Refusal(f"unknown modelRole '{spec.role}'; known roles: {', '.join(known_roles())}")
+    declares_names = names != (DEFAULTS["inputName"], DEFAULTS["outputName"])
+    legacy = spec.role == VALUE_ROLE and not declares_names
+    doc: dict[str, Any] = {
+        "manifestVersion": "1.0.0" if legacy else "1.1.0",
+        "modelId": spec.model_id,
+        "modelSha256": digest,
+        "featureSchema": spec.schema_id,
+        "featureCount": schemas[spec.schema_id].width,
+        "engineCompatibility": spec.engine_compatibility,
+    }
+    if not legacy:
+        doc.update(modelRole=spec.role, perspective=DEFAULTS["perspective"], inputName=names[0],
+                   outputName=names[1])
+    profile = spec.evaluation_profile or SERVICE_PROFILE.get(spec.schema_id)
+    if profile is not None:
+        doc["evaluationProfile"] = profile
+    if spec.calibration_temperature is not None:
+        if spec.role in UNCALIBRATED_ROLES:
+            return Refusal("a ranking score has nothing to calibrate; remove the calibration temperature")
+        if not math.isfinite(spec.calibration_temperature):
+            return Refusal(f"calibration temperature must be a finite number, got {spec.calibration_temperature}")
+        if spec.calibration_temperature <= 0:  # logits are divided by it: 0 and below are no temperature
+            return Refusal(f"calibration temperature must be greater than 0, got {spec.calibration_temperature}")
+        doc["calibration"] = {"temperature": spec.calibration_temperature}
+    if spec.provenance:
+        doc["provenance"] = dict(spec.provenance)
+    return _unicode_problem(doc) or doc
+
+
+def _unicode_problem(doc: Mapping[str, Any]) -> Refusal | None:
+    """A field no UTF-8 file can hold: text with a lone surrogate (what undecodable argv bytes become)."""
+    for key, value in doc.items():
+        try:
+            strictjson.dumps({key: value}).encode("utf-8")
+        except UnicodeEncodeError:
+            return Refusal(f"field '{key}' is not valid Unicode text (it holds a lone surrogate)")
+    return None
+
+
+def _validate(staged: Path, engine_version: str, role: str) -> Refusal | None:
+    loaded = ModelPackage.load(staged, engine_version, role)
+    if isinstance(loaded, Refusal):
+        return loaded
+    graph = check_graph(loaded.model_path, loaded.manifest)
+    return None if graph is None else graph.prefixed(loaded.model_text)
+
+
+# What rename(2) says when another process created the destination after the last check.
+_TAKEN: Final = frozenset({errno.EEXIST, errno.ENOTEMPTY, errno.ENOTDIR, errno.EISDIR})
+
+
+def _publish(staged: Path, out: Path) -> Refusal | None:
+    if out.exists() or out.is_symlink():
+        return Refusal(f"refusing to overwrite {out}: it already exists")
+    try:
+        os.rename(staged, out)
+    except OSError as exc:
+        if exc.errno in _TAKEN:
+            return Refusal(f"refusing to overwrite {out}: it already exists")
+        raise
+    # The rename itself survives a crash. Published already: a failed sync must not turn into a refusal.
+    with contextlib.suppress(OSError):
+        sync_path(out.parent)
+    return None
+
+
+def _keep_failed(staged: Path, out: Path, refusal: Refusal) -> Refusal:
+    """Move a refused staging directory aside, with the refusal in it; paths in the message follow it."""
+    failed = out.with_name(f"{out.name}.failed-{secrets.token_hex(4)}")
+    message = refusal.message.replace(str(staged), str(failed))
+    # A path from undecodable bytes holds lone surrogates: written as escapes, as the console shows them.
+    write_atomic(staged / REFUSAL_FILE, (message + "\n").encode("utf-8", "backslashreplace"))
+    os.rename(staged, failed)
+    return Refusal(f"refusing to publish {out}: {message}")
+
+
+def _os_message(exc: OSError) -> str:
+    reason = exc.strerror or exc.__class__.__name__
+    return reason if exc.filename is None else f"{exc.filename}: {reason}"
+
+
+def build_package(spec: PackageSpec, out: Path, engine_version: str | None = None) -> ModelPackage | Refusal:
+    """Write and validate a package at ``out``; return it, or why nothing was published there.
+
+    A filesystem error (a name too long, a directory that cannot be written, a full disk) is a
+    refusal too; whatever was staged is removed first.
+    """
+    out = Path(out)
+    try:
+        return _build(spec, out, engine_version)
+    except OSError as exc:
+        return Refusal(f"refusing to publish {out}: {_os_message(exc)}")
+
+
+def _build(spec: PackageSpec, out: Path, engine_version: str | None) -> ModelPackage | Refusal:
+    if out.exists() or out.is_symlink():
+        return Refusal(f"refusing to overwrite {out}: it already exists")
+    if not out.parent.is_dir():
+        return Refusal(f"refusing to publish {out}: {out.parent} is not a directory")
+    model = Path(spec.model)
+    if not (model.is_file() and os.access(model, os.R_OK)):
+        return Refusal(f"refusing to publish {out}: {model}: model file not readable")
+    if engine_version is not None:  # a host the constraint excludes, or no version at all: nothing to stage
+        verdict = evaluate(spec.engine_compatibility, engine_version)
+        if verdict.message is not None:
+            return Refusal(f"refusing to publish {out}: {verdict.message}")
+    host = engine_version if engine_version is not None else witness_version(spec.engine_compatibility)
+    if isinstance(host, Refusal):
+        return host.prefixed(f"refusing to publish {out}")
+    names = _graph_tensor_names(model)
+    if isinstance(names, Refusal):
+        return names.prefixed(f"refusing to publish {out}")
+    try:
+        digest = sha256_file(model)
+    except OSError as exc:
+        return Refusal(f"refusing to publish {out}: cannot digest {model}: {exc.strerror}")
+    document = manifest_document(spec, digest, names)
+    if isinstance(document, Refusal):
+        return document.prefixed(f"refusing to publish {out}")
+
+    staged = out.with_name(f".{out.name}.tmp-{secrets.token_hex(6)}")
+    staged.mkdir()
+    try:
+        shutil.copyfile(model, staged / MODEL_FILE_NAME)
+        sync_path(staged / MODEL_FILE_NAME)
+        write_atomic(staged / MANIFEST_FILE_NAME, strictjson.dumps(document))  # synced
+        sync_path(staged)
+        refusal = _validate(staged, host, spec.role)
+        if refusal is not None:
+            return _keep_failed(staged, out, refusal)
+        refusal = _publish(staged, out)
+        if refusal is not None:
+            shutil.rmtree(staged)
+            return refusal
+    except BaseException:
+        shutil.rmtree(staged, ignore_errors=True)
+        raise
+    return ModelPackage.load(out, host, spec.role)

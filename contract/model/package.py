@@ -1,0 +1,154 @@
+"""A model package: ``model.onnx`` + ``manifest.json``, loaded fail-closed in the engine's order.
+
+:meth:`ModelPackage.load` and :meth:`ModelPackage.load_files` return the package or a
+:class:`~contract.core.refusal.Refusal`; bad input never raises. Checks (spec/contract.md §4.1), first
+failure wins: model readable → manifest readable (and at most 1 MiB) → manifest check table
+(:mod:`contract.model.manifest`) → expected-role gate → streamed SHA-256 digest. The digest is verified
+before any graph is opened; loading never opens an ONNX session (:mod:`contract.model.scoring` does, and
+runs the tensor contract when it does).
+
+Messages are prefixed with the path they concern, rendered as the engine's ``Path.toString`` renders
+the path it was given (:func:`path_text`): redundant and trailing slashes go, ``./`` and ``..`` stay.
+So ``validate ./pkg`` names ``./pkg/manifest.json``, not pathlib's ``pkg/manifest.json``.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO, Final
+
+from contract.core.refusal import Refusal
+from contract.core.strictjson import MAX_BYTES
+from contract.model.manifest import Manifest, read_manifest
+
+MODEL_FILE_NAME: Final = "model.onnx"
+MANIFEST_FILE_NAME: Final = "manifest.json"
+DIGEST_BUFFER: Final = 64 * 1024
+
+PathLike = str | os.PathLike[str]
+
+
+def path_text(path: PathLike) -> str:
+    """A path as the JVM's ``Path.toString`` renders it: slashes collapsed, no trailing slash."""
+    text = re.sub("/+", "/", os.fspath(path))
+    return text[:-1] if len(text) > 1 and text.endswith("/") else text
+
+
+def _resolve_text(directory: str, name: str) -> str:
+    """``Path.resolve(name)`` on the JVM, as text: the empty path resolves to ``name`` itself."""
+    if directory == "":
+        return name
+    return f"{directory}{name}" if directory.endswith("/") else f"{directory}/{name}"
+
+
+def _readable_file(path: Path) -> bool:
+    try:
+        return path.is_file() and os.access(path, os.R_OK)
+    except OSError:
+        return False
+
+
+def _io_message(exc: OSError) -> str:
+    return exc.strerror or exc.__class__.__name__
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """Open a regular file for reading, or raise OSError — never block on a FIFO or a device.
+
+    The readability check runs before the open; if the path is swapped for a FIFO in between, a
+    plain ``open`` would wait forever for a writer. Opening non-blocking and checking what was opened
+    closes that gap.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def sha256_file(path: Path) -> str:
+    """Lowercase hex SHA-256 of a file, streamed in 64 KiB buffers (raises OSError)."""
+    digest = hashlib.sha256()
+    with open_regular(path) as handle:
+        while chunk := handle.read(DIGEST_BUFFER):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class ModelPackage:
+    """A package whose manifest passed every check and whose model matches its digest."""
+
+    model_path: Path
+    manifest_path: Path
+    manifest: Manifest
+    engine_version: str
+    # The paths as the caller wrote them, rendered as the engine renders them (message prefixes).
+    model_text: str = field(default="", compare=False)
+    manifest_text: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.model_text:
+            object.__setattr__(self, "model_text", path_text(self.model_path))
+        if not self.manifest_text:
+            object.__setattr__(self, "manifest_text", path_text(self.manifest_path))
+
+    @property
+    def ok(self) -> bool:
+        return True
+
+    @classmethod
+    def load(
+        cls, directory: PathLike, engine_version: str, expected_role: str | None = None
+    ) -> ModelPackage | Refusal:
+        """Load ``directory/model.onnx`` described by ``directory/manifest.json``."""
+        base = path_text(directory)
+        return cls.load_files(_resolve_text(base, MODEL_FILE_NAME), _resolve_text(base, MANIFEST_FILE_NAME),
+                              engine_version, expected_role)
+
+    @classmethod
+    def load_files(
+        cls,
+        model: PathLike,
+        manifest: PathLike,
+        engine_version: str,
+        expected_role: str | None = None,
+    ) -> ModelPackage | Refusal:
+        """Load a model and a manifest from two arbitrary paths."""
+        model_path, manifest_path = Path(model), Path(manifest)
+        model_text, manifest_text = path_text(model), path_text(manifest)
+        if not _readable_file(model_path):
+            return Refusal(f"{model_text}: model file not readable")
+        if not _readable_file(manifest_path):
+            return Refusal(f"{manifest_text}: manifest file not readable")
+        try:
+            with open_regular(manifest_path) as handle:
+                data = handle.read(MAX_BYTES + 1)
+        except OSError as exc:
+            return Refusal(f"{manifest_text}: cannot be read: {_io_message(exc)}")
+        if len(data) > MAX_BYTES:
+            return Refusal(f"{manifest_text}: manifest file is larger than {MAX_BYTES} bytes")
+
+        result = read_manifest(data, engine_version, expected_role)
+        if result.refusal is not None:
+            return result.refusal.prefixed(manifest_text)
+        assert result.manifest is not None
+
+        try:
+            actual = sha256_file(model_path)
+        except OSError as exc:
+            return Refusal(f"{model_text}: cannot digest {model_text}: {_io_message(exc)}")
+        declared = result.manifest.model_sha256
+        if declared.lower() != actual:
+            return Refusal(f"{model_text}: model SHA-256 mismatch: manifest {declared}, file {actual}")
+        return cls(model_path, manifest_path, result.manifest, engine_version, model_text, manifest_text)

@@ -1,0 +1,78 @@
+"""Scoring a package: an ONNX Runtime session opened only after the tensor contract holds.
+
+:meth:`Scorer.from_package` opens the session, runs :func:`contract.model.tensors.check_session` and closes
+the session on failure, returning a :class:`~contract.core.refusal.Refusal`. :meth:`Scorer.score` feeds a
+``[n, F]`` float32 array by the manifest's ``inputName`` and refuses (raises :class:`ScoringError`)
+a wrong dtype, width or rank, non-finite features, a wrong output shape or a non-finite output. Scores
+are returned as the model gives them (no clamping, no calibration: the engine applies neither).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from contract.core.refusal import Refusal
+from contract.model.package import ModelPackage
+from contract.model.tensors import check_session, open_session, runtime_message
+
+
+class ScoringError(ValueError):
+    """A batch the contract refuses to score; the message says why."""
+
+
+@dataclass
+class Scorer:
+    package: ModelPackage
+    _session: Any
+
+    @classmethod
+    def from_package(cls, package: ModelPackage) -> Scorer | Refusal:
+        try:
+            session = open_session(package.model_path)
+        except Exception as exc:  # onnxruntime's own exception types
+            return Refusal(f"cannot read the ONNX graph: {runtime_message(exc)}")
+        refusal = check_session(session, package.manifest)
+        if refusal is not None:
+            del session
+            return refusal
+        return cls(package, session)
+
+    @property
+    def width(self) -> int:
+        return self.package.manifest.feature_count
+
+    def score(self, features: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """One score per row of a ``[n, F]`` float32 array; ``[n]`` float32."""
+        if self._session is None:
+            raise ScoringError("the scorer is closed")
+        try:
+            array = np.asarray(features)
+        except (ValueError, TypeError) as exc:  # e.g. ragged nested lists
+            raise ScoringError(f"features are not an array: {exc}") from None
+        if array.dtype != np.float32:
+            raise ScoringError(f"features must be float32, got {array.dtype}")
+        if array.ndim != 2 or array.shape[1] != self.width:
+            raise ScoringError(f"features must be [n,{self.width}], got {list(array.shape)}")
+        if not np.isfinite(array).all():
+            raise ScoringError("features contain a non-finite value")
+        rows = array.shape[0]
+        if rows == 0:
+            return np.zeros(0, dtype=np.float32)
+        manifest = self.package.manifest
+        try:
+            (output,) = self._session.run([manifest.output_name], {manifest.input_name: array})
+        except Exception as exc:  # the runtime's failure, as a message
+            raise ScoringError(f"ONNX Runtime failed: {runtime_message(exc)}") from None
+        result = np.asarray(output)
+        if result.shape != (rows, 1):
+            raise ScoringError(f"ONNX output has shape {list(result.shape)}; expected [{rows}, 1]")
+        if result.dtype != np.float32 or not np.isfinite(result).all():
+            raise ScoringError("ONNX output contains a non-finite value")
+        return result[:, 0].copy()
+
+    def close(self) -> None:
+        self._session = None

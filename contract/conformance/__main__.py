@@ -1,4 +1,8 @@
-"""``python -m contract.conformance run --impl NAME[=COMMAND] ... [--kinds K,...] [--json]``.
+"""``python -m contract.conformance run --impl NAME[=COMMAND] ... [--kinds K,...] [--json] [--html FILE]``.
+
+``--html FILE`` also writes the matrix as a page (:mod:`contract.conformance.matrixpage`), through a
+temporary sibling; a FILE that is a directory, or whose directory does not exist, is refused before
+any implementation is asked.
 
 Exit status: 0 when every disagreement is listed in the known-divergences file and no entry is stale;
 1 otherwise (or when a corpus cannot be read); 2 for a usage error.
@@ -13,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from contract.conformance import divergences as divergence_file
+from contract.conformance import matrixpage
 from contract.conformance.corpus import KINDS, CorpusError, load_cases
 from contract.conformance.report import as_json, as_text
 from contract.conformance.runner import DEFAULT_TIMEOUT, UsageError, resolve, run
@@ -42,6 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     run_parser.add_argument("--kinds", action="append", metavar="KIND[,KIND]",
                             help=f"restrict to these kinds ({', '.join(KINDS)}); default all")
     run_parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    run_parser.add_argument("--html", type=Path, default=None, metavar="FILE",
+                            help="also write the matrix, every disagreement and its reason as an HTML page")
     run_parser.add_argument("--divergences", type=Path, default=None, metavar="FILE",
                             help="known-divergences file (default golden/divergences.json)")
     run_parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
@@ -58,6 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    html_problem = None if args.html is None else matrixpage.target_problem(args.html)
+    if html_problem is not None:
+        print(f"error: --html {args.html}: {html_problem}", file=sys.stderr)
+        return EXIT_USAGE
     names = [i.name for i in implementations]
     if len(set(names)) != len(names):
         print("error: an implementation is named twice", file=sys.stderr)
@@ -69,6 +80,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
     outcome = run(implementations, cases, kinds, known, timeout=args.timeout)
+    if args.html is not None:
+        try:
+            matrixpage.write(args.html, outcome, args.divergences or divergence_file.default_path())
+        except OSError as exc:
+            print(f"error: --html {args.html}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_FAILED
     if args.json:
         sys.stdout.write(json.dumps(as_json(outcome), indent=2, ensure_ascii=False) + "\n")
     else:

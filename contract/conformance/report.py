@@ -8,13 +8,16 @@ shown with ``repr``-style escapes so a NBSP, a tab or a trailing newline is visi
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any, Final
 
 from contract.conformance.corpus import KINDS, Expected
 from contract.conformance.divergences import Divergence
 from contract.conformance.runner import Result, Run
 
-COLUMNS: Final = ("implementation", "mode", "kind", "cases", "agree", "listed", "unlisted", "unsupported")
+COLUMNS: Final = ("implementation", "mode", "kind", "cases", "agree", "listed", "unlisted", "unsupported",
+                  "error")
+OUTCOMES: Final = ("agree", "listed", "unlisted", "unsupported", "error")
 HEADERS: Final = {"unlisted": "UNLISTED"}  # shouted in the text matrix: these fail the run
 
 
@@ -48,26 +51,30 @@ def got_text(result: Result) -> str:
     return _fields(result.got, result.compared or None)
 
 
+def outcome(result: Result, listed: Collection[tuple[str, str]]) -> str:
+    """One of :data:`OUTCOMES`: an answer that is an error is an error, never a listed divergence."""
+    if result.status in ("agree", "unsupported"):
+        return result.status
+    if result.status == "error" or result.got.get("status") == "error":
+        return "error"
+    return "listed" if (result.implementation, result.case.id) in listed else "unlisted"
+
+
+def listed_keys(run: Run) -> set[tuple[str, str]]:
+    return {(r.implementation, r.case.id) for r, _ in run.listed}
+
+
 def rows(run: Run) -> list[dict[str, Any]]:
     modes = {impl.name: impl.mode for impl in run.implementations}
-    listed = {(r.implementation, r.case.id) for r, _ in run.listed}
+    listed = listed_keys(run)
     table = []
     for impl in run.implementations:
         for kind in KINDS:
-            mine = [r for r in run.results if r.implementation == impl.name and r.case.kind == kind]
+            mine = [outcome(r, listed) for r in run.results if r.implementation == impl.name and r.case.kind == kind]
             if kind not in run.kinds or not mine:
                 continue
-            table.append({
-                "implementation": impl.name,
-                "mode": modes[impl.name],
-                "kind": kind,
-                "cases": len(mine),
-                "agree": sum(r.status == "agree" for r in mine),
-                "listed": sum(r.status == "disagree" and (r.implementation, r.case.id) in listed for r in mine),
-                "unlisted": sum(r.status == "disagree" and (r.implementation, r.case.id) not in listed
-                                for r in mine),
-                "unsupported": sum(r.status == "unsupported" for r in mine),
-            })
+            table.append({"implementation": impl.name, "mode": modes[impl.name], "kind": kind, "cases": len(mine),
+                          **{name: mine.count(name) for name in OUTCOMES}})
     return table
 
 

@@ -7,8 +7,9 @@
 * ``check`` regenerates in memory and fails (exit 1) on any difference from the committed files, any
   stale generated file, any file breaking its JSON Schema, and any disagreement with a recorded corpus
   in ``golden/recorded/`` (float32 bits), printing what differs.
-* ``report --output DIR`` writes ``DIR/index.html``: boards, tags and vectors, drift and disagreement
-  highlighted.
+* ``report --output DIR`` writes ``DIR/index.html``: provenance, search and filters (state in the URL),
+  boards, tags and vectors, drift and disagreement highlighted with a per-probe diff
+  (:mod:`contract.golden.report`).
 
 ``--root DIR`` names the checkout (default: the current directory, which must hold ``golden/`` and
 ``generators/``). Exit codes: 0 ok, 1 refused or differs, 2 usage error. Progress goes to stderr.
@@ -23,6 +24,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from contract.core import provenance
 from contract.core.stagedfile import write_atomic
 from contract.core.streams import make_streams_safe
 from contract.golden import corpus, drift, progress, recorded, report, validation
@@ -180,7 +182,7 @@ def run_report(root: Path, output: str) -> int:
     progress.note("comparing with the recorded corpora")
     agreement = recorded.compare(root, generated)
     progress.note("drawing boards")
-    page = report.render(generated, cells, agreement)
+    page = report.render(generated, cells, agreement, provenance.collect(root))
     target.mkdir(parents=True, exist_ok=True)
     write_atomic(target / "index.html", page)
     _say(f"wrote {target / 'index.html'} ({len(cells)} drifted, {len(agreement.cells)} disagreeing cells)")

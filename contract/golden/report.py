@@ -1,130 +1,292 @@
-"""The corpus as a static HTML page: people look at positions rather than read FENs.
+"""The corpus as one HTML page a maintainer reviews a corpus change with.
 
-One row per probe: its board drawn as SVG by python-chess (placement only, so malformed boards draw
-too), id, FEN, side, tags, note, and its vector for every feature schema. A cell whose value would
-change against the committed corpus (drift) or that disagrees with a recorded corpus is highlighted,
-with the other value in its tooltip and beside it. The page is deterministic (no timestamps) and
-self-contained (no scripts, no external files).
+The page opens with its provenance (kit version, commit, date, the engine version the vectors
+reproduce, the counts), then a search box and filters, then one block per probe: its board (SVG
+sharing one set of piece definitions, :mod:`contract.golden.boards`), id, FEN, side, tags, note, the
+cells that changed (drift against the committed corpus, disagreement with a recorded corpus: column,
+old and new value as text and as float32 bit pattern), and its vector for every feature schema, each
+table scrolling inside the page.
+
+The filters keep their state in the URL query, so a link shows the same view: ``q=TEXT`` keeps the
+probes whose id or a tag contains TEXT (case-insensitive), ``problems=1`` keeps the probes with a
+drifted or disagreeing cell (``status=drifted`` / ``status=disagreeing`` one kind only),
+``schema=ID`` shows only that schema's columns. Each probe block carries ``data-probe-id``; a block a
+filter hides gets the ``hidden`` attribute. The page is self-contained (inline style and script, no
+external file, no network) and deterministic for the same inputs and date.
 """
 
 from __future__ import annotations
 
-import html
+import math
+import struct
 from collections.abc import Mapping, Sequence
-
-import chess
-import chess.svg
+from dataclasses import dataclass
 
 from contract.core.floattext import float32_text
+from contract.core.htmlpage import document, header, text
+from contract.core.provenance import Provenance
 from contract.core.registry import feature_schemas
 from contract.core.strictjson import parse as parse_json
+from contract.golden import boards
 from contract.golden.drift import Cell
 from contract.golden.recorded import Agreement
 from contract.golden.vectors import VectorFile, read
 
+TITLE = "dicechess-contract golden corpus"
 PROBES_FILE = "golden/probes.json"
 SPARSE_WIDTH = 100  # schemas wider than this list only their non-zero and highlighted columns
-BOARD_SIZE = 200
+DRIFT, DISAGREE = "drift", "disagree"
 
 STYLE = """
-body { font-family: system-ui, sans-serif; margin: 1em; color: #222; }
-table.probes { border-collapse: collapse; }
-table.probes > tbody > tr > td { border-top: 1px solid #bbb; padding: 0.6em; vertical-align: top; }
+#filters { position: sticky; top: 0; background: #fff; padding: 0.5em 0; border-bottom: 1px solid #ccc;
+           z-index: 1; display: flex; flex-wrap: wrap; gap: 0.6em; align-items: center; }
+#filters input[type=search] { width: 16em; }
+.notice { background: #eef6ee; border: 1px solid #9c9; padding: 0.4em 0.8em; }
+table.schemas, table.changes, table.vec { border-collapse: collapse; font-size: 0.8em; margin: 0.3em 0; }
+table.schemas th, table.schemas td, table.changes th, table.changes td, table.vec th, table.vec td {
+  border: 1px solid #ddd; padding: 1px 5px; }
+table.vec td, table.changes td.num { text-align: right; font-family: ui-monospace, monospace; }
+table.vec th, table.schemas th, table.changes th { background: #f4f4f4; font-weight: normal; }
+table caption { text-align: left; font-weight: bold; white-space: nowrap; }
+section.probe { display: flex; gap: 1em; border-top: 1px solid #bbb; padding: 0.6em 0; }
+section.probe > .info { min-width: 0; flex: 1; }
+svg.board { flex: none; }
 .id { font-weight: bold; font-size: 1.1em; }
-.fen { font-family: monospace; font-size: 0.85em; }
+.fen { font-family: ui-monospace, monospace; font-size: 0.85em; overflow-wrap: anywhere; }
 .tag { display: inline-block; background: #e8eef7; border-radius: 3px; padding: 0 0.4em; margin: 1px;
        font-size: 0.8em; }
-table.vec { border-collapse: collapse; margin-bottom: 0.4em; font-size: 0.75em; }
-table.vec th, table.vec td { border: 1px solid #ddd; padding: 1px 4px; text-align: right; }
-table.vec th { background: #f4f4f4; font-weight: normal; }
-table.vec caption { text-align: left; font-weight: bold; }
-td.drift { background: #ffd27f; }
-td.disagree { background: #ff9a9a; }
+.drift, td.drift { background: #ffd27f; }
+.disagree, td.disagree { background: #ff9a9a; }
 .other { display: block; font-size: 0.85em; color: #700; }
-.summary { margin-bottom: 1em; }
+"""
+
+SCRIPT = """
+(function () {
+  var probes = Array.prototype.slice.call(document.querySelectorAll('section.probe[data-probe-id]'));
+  var q = document.getElementById('q'), schema = document.getElementById('schema');
+  var status = document.getElementById('status'), shown = document.getElementById('shown');
+  var noProblems = document.getElementById('no-problems'), noMatch = document.getElementById('no-match');
+  var unknown = document.getElementById('unknown-schema');
+  var schemaRows = document.querySelectorAll('#schemas tr[data-schema]');
+  var STATUSES = {all: 1, problems: 1, drifted: 1, disagreeing: 1};
+  var wantedSchema = '';
+  var PROBLEMS = {
+    problems: 'No probe has a drifted or disagreeing cell: the regenerated corpus equals the committed one' +
+      ' and agrees with every recorded corpus.',
+    drifted: 'No probe has a drifted cell: the regenerated corpus equals the committed one.',
+    disagreeing: 'No probe has a cell disagreeing with a recorded corpus.'};
+  function fromUrl() {
+    var p = new URLSearchParams(window.location.search);
+    q.value = p.get('q') || '';
+    var s = p.get('status') || '';
+    status.value = p.get('problems') === '1' ? 'problems' : (STATUSES[s] ? s : 'all');
+    wantedSchema = p.get('schema') || '';
+    schema.value = wantedSchema;
+    if (schema.value !== wantedSchema) { schema.value = ''; }
+  }
+  function toUrl() {
+    var p = new URLSearchParams();
+    if (q.value.trim()) { p.set('q', q.value.trim()); }
+    if (status.value === 'problems') { p.set('problems', '1'); }
+    else if (status.value !== 'all') { p.set('status', status.value); }
+    if (schema.value) { p.set('schema', schema.value); }
+    var query = p.toString();
+    var target = window.location.pathname + (query ? '?' + query : '') + window.location.hash;
+    try { window.history.replaceState(null, '', target); } catch (e) { /* some file:// settings refuse */ }
+  }
+  function statusKeeps(flags) {
+    if (status.value === 'problems') { return flags.length > 0; }
+    if (status.value === 'drifted') { return flags.indexOf('drift') >= 0; }
+    if (status.value === 'disagreeing') { return flags.indexOf('disagree') >= 0; }
+    return true;
+  }
+  function apply() {
+    var needle = q.value.trim().toLowerCase(), chosen = schema.value, count = 0;
+    probes.forEach(function (block) {
+      var words = [block.getAttribute('data-probe-id')].concat(
+        (block.getAttribute('data-tags') || '').split(' ').filter(Boolean));
+      var textKeeps = !needle || words.some(function (w) { return w.toLowerCase().indexOf(needle) >= 0; });
+      var flags = (block.getAttribute('data-problems') || '').split(' ').filter(Boolean);
+      var keep = textKeeps && statusKeeps(flags);
+      block.hidden = !keep;
+      if (keep) { count += 1; }
+      block.querySelectorAll('[data-schema]').forEach(function (part) {
+        part.hidden = Boolean(chosen) && part.getAttribute('data-schema') !== chosen;
+      });
+    });
+    schemaRows.forEach(function (row) {
+      row.hidden = Boolean(chosen) && row.getAttribute('data-schema') !== chosen;
+    });
+    shown.textContent = count + ' of ' + probes.length + ' probes shown';
+    noProblems.hidden = !(status.value !== 'all' && count === 0 && !needle);
+    noProblems.textContent = PROBLEMS[status.value] || '';
+    noMatch.hidden = !(count === 0 && noProblems.hidden);
+    unknown.hidden = !(wantedSchema && schema.value !== wantedSchema);
+    unknown.textContent = 'There is no schema ' + JSON.stringify(wantedSchema) + ' in this report; showing all.';
+  }
+  function changed() { wantedSchema = schema.value; apply(); toUrl(); }
+  fromUrl();
+  apply();
+  q.addEventListener('input', changed);
+  schema.addEventListener('change', changed);
+  status.addEventListener('change', changed);
+  window.addEventListener('popstate', function () { fromUrl(); apply(); });
+  document.documentElement.setAttribute('data-ready', '1');
+})();
 """
 
 
-def _cell_key(cell: Cell) -> tuple[str, str, str]:
-    return (cell.schema.split(" ")[0], cell.probe, cell.column)
+@dataclass(frozen=True)
+class _Change:
+    """One highlighted cell of one probe, keyed by its schema id (not the recorded file's name)."""
+
+    kind: str  # drift | disagree
+    schema: str
+    source: str
+    cell: Cell
 
 
-def _value_cell(value: float, key: tuple[str, str, str], drifted: Mapping[tuple[str, str, str], Cell],
-                disagreeing: Mapping[tuple[str, str, str], Cell]) -> str:
-    text = html.escape(float32_text(value))
-    if key in disagreeing:
-        other = float32_text(disagreeing[key].old)
-        return (f'<td class="disagree" title="recorded {other}">{text}'
-                f'<span class="other">recorded {html.escape(other)}</span></td>')
-    if key in drifted:
-        other = float32_text(drifted[key].old)
-        return (f'<td class="drift" title="committed {other}">{text}'
-                f'<span class="other">was {html.escape(other)}</span></td>')
-    return f"<td>{text}</td>"
+def float32_bits(value: float) -> str:
+    """The float32 bit pattern of ``value`` as 0x plus eight hex digits; '(none)' for a missing cell."""
+    if math.isnan(value):
+        return "(none)"
+    return "0x" + struct.pack(">f", value).hex()
 
 
-def _vector_table(corpus: VectorFile, probe_id: str, drifted: Mapping[tuple[str, str, str], Cell],
-                  disagreeing: Mapping[tuple[str, str, str], Cell]) -> str:
+def _value_text(value: float) -> str:
+    return "(none)" if math.isnan(value) else float32_text(value)
+
+
+def _changes(drift_cells: Sequence[Cell], agreement: Agreement) -> dict[str, list[_Change]]:
+    by_probe: dict[str, list[_Change]] = {}
+    for cell in drift_cells:
+        by_probe.setdefault(cell.probe, []).append(_Change(DRIFT, cell.schema, "committed corpus", cell))
+    for cell in agreement.cells:
+        schema, _, source = cell.schema.partition(" ")
+        by_probe.setdefault(cell.probe, []).append(
+            _Change(DISAGREE, schema, source.strip("()") or "recorded corpus", cell))
+    return by_probe
+
+
+def _change_table(changes: Sequence[_Change]) -> str:
+    heads = ("schema", "column", "what", "old", "old float32 bits", "new", "new float32 bits")
+    rows = []
+    for change in changes:
+        cell = change.cell
+        what = ("drift: committed → regenerated" if change.kind == DRIFT
+                else f"disagreement: recorded ({change.source}) → kit")
+        rows.append(
+            f'<tr class="{change.kind}" data-schema="{text(change.schema)}"><td>{text(change.schema)}</td>'
+            f"<td>{text(cell.column)}</td><td>{text(what)}</td>"
+            f'<td class="num">{text(_value_text(cell.old))}</td><td class="num">{float32_bits(cell.old)}</td>'
+            f'<td class="num">{text(_value_text(cell.new))}</td><td class="num">{float32_bits(cell.new)}</td></tr>')
+    head = "".join(f"<th>{h}</th>" for h in heads)
+    return (f'<div class="scroll"><table class="changes"><caption>Changed cells ({len(changes)})</caption>'
+            f"<tr>{head}</tr>{''.join(rows)}</table></div>")
+
+
+def _value_cell(value: float, change: _Change | None) -> str:
+    shown = text(float32_text(value))
+    if change is None:
+        return f"<td>{shown}</td>"
+    other = text(float32_text(change.cell.old))
+    if change.kind == DISAGREE:
+        return f'<td class="disagree" title="recorded {other}">{shown}<span class="other">recorded {other}</span></td>'
+    return f'<td class="drift" title="committed {other}">{shown}<span class="other">was {other}</span></td>'
+
+
+def _vector_table(corpus: VectorFile, probe_id: str, marks: Mapping[tuple[str, str], _Change]) -> str:
     probe = corpus.probes[probe_id]
     indices = list(range(len(corpus.columns)))
-    caption = html.escape(corpus.schema)
+    caption = text(corpus.schema)
     if len(corpus.columns) > SPARSE_WIDTH:
-        indices = [i for i in indices if probe.features[i] != 0.0
-                   or (corpus.schema, probe_id, corpus.columns[i]) in drifted
-                   or (corpus.schema, probe_id, corpus.columns[i]) in disagreeing]
+        indices = [i for i in indices if probe.features[i] != 0.0 or (corpus.schema, corpus.columns[i]) in marks]
         caption += f" (the {len(indices)} non-zero or highlighted of {len(corpus.columns)} columns)"
-    heads = "".join(f"<th>{html.escape(corpus.columns[i])}</th>" for i in indices)
-    values = "".join(_value_cell(probe.features[i], (corpus.schema, probe_id, corpus.columns[i]),
-                                 drifted, disagreeing) for i in indices)
-    return f'<table class="vec"><caption>{caption}</caption><tr>{heads}</tr><tr>{values}</tr></table>'
+    heads = "".join(f"<th>{text(corpus.columns[i])}</th>" for i in indices)
+    values = "".join(_value_cell(probe.features[i], marks.get((corpus.schema, corpus.columns[i])))
+                     for i in indices)
+    return (f'<div class="scroll" data-schema="{text(corpus.schema)}"><table class="vec">'
+            f"<caption>{caption}</caption><tr>{heads}</tr><tr>{values}</tr></table></div>")
 
 
-def _board(fen: str, side: str) -> str:
-    placement = fen.split(" ", maxsplit=1)[0]
-    try:
-        board = chess.BaseBoard(placement)
-    except ValueError:
-        return "<p>(board cannot be drawn)</p>"
-    orientation = chess.WHITE if side == "w" else chess.BLACK
-    return chess.svg.board(board, size=BOARD_SIZE, orientation=orientation)
+def _probe_block(probe: Mapping[str, object], corpora: Sequence[VectorFile], changes: Sequence[_Change]) -> str:
+    probe_id = str(probe["id"])
+    tags = [str(t) for t in probe["tags"]] if isinstance(probe["tags"], list) else []
+    marks = {(c.schema, c.cell.column): c for c in changes if c.kind == DRIFT}
+    marks.update({(c.schema, c.cell.column): c for c in changes if c.kind == DISAGREE})
+    flags = " ".join(k for k in (DRIFT, DISAGREE) if any(c.kind == k for c in changes))
+    tag_html = "".join(f'<span class="tag">{text(t)}</span>' for t in tags)
+    tables = "".join(_vector_table(c, probe_id, marks) for c in corpora if probe_id in c.probes)
+    mark = " &#9888;" if changes else ""
+    return (
+        f'<section class="probe" id="{text(probe_id)}" data-probe-id="{text(probe_id)}" '
+        f'data-tags="{text(" ".join(tags))}" data-problems="{flags}">'
+        f'{boards.board(str(probe["fen"]), str(probe["side"]))}<div class="info">'
+        f'<div class="id">{text(probe_id)}{mark}</div><div class="fen">{text(probe["fen"])}</div>'
+        f'<div>side {text(probe["side"])} &middot; {text(probe["origin"])}</div><div>{tag_html}</div>'
+        f"<p>{text(probe['note'])}</p>{_change_table(changes) if changes else ''}{tables}</div></section>"
+    )
 
 
-def render(generated: Mapping[str, bytes], drift_cells: Sequence[Cell], agreement: Agreement) -> str:
+def _engine_versions(corpora: Sequence[VectorFile]) -> str:
+    versions: dict[str, list[str]] = {}
+    for corpus in corpora:
+        versions.setdefault(corpus.engine_version, []).append(corpus.schema)
+    if len(versions) == 1:
+        return f"{next(iter(versions))} (all {len(corpora)} schemas)"
+    return "; ".join(f"{v} ({', '.join(s)})" for v, s in versions.items()) or "none"
+
+
+def _schema_table(corpora: Sequence[VectorFile], changes: Mapping[str, Sequence[_Change]]) -> str:
+    every = [c for group in changes.values() for c in group]
+    rows = "".join(
+        f'<tr data-schema="{text(c.schema)}"><td>{text(c.schema)}</td><td class="num">{len(c.columns)}</td>'
+        f"<td>{text(c.engine_version)}</td>"
+        f'<td class="num">{sum(x.kind == DRIFT and x.schema == c.schema for x in every)}</td>'
+        f'<td class="num">{sum(x.kind == DISAGREE and x.schema == c.schema for x in every)}</td></tr>'
+        for c in corpora)
+    return ('<div class="scroll"><table class="schemas" id="schemas"><tr><th>schema</th><th>columns</th>'
+            "<th>engine version reproduced</th><th>drifted cells</th><th>disagreeing cells</th></tr>"
+            f"{rows}</table></div>")
+
+
+def _controls(corpora: Sequence[VectorFile], total: int) -> str:
+    options = "".join(f'<option value="{text(c.schema)}">{text(c.schema)}</option>' for c in corpora)
+    return (
+        '<form id="filters" onsubmit="return false">'
+        '<label>Search probe id or tag <input type="search" id="q" name="q" autocomplete="off"></label>'
+        f'<label>Schema <select id="schema" name="schema"><option value="">all schemas</option>{options}'
+        "</select></label>"
+        '<label>Status <select id="status" name="status"><option value="all">all probes</option>'
+        '<option value="problems">drifted or disagreeing</option><option value="drifted">drifted</option>'
+        '<option value="disagreeing">disagreeing</option></select></label>'
+        f'<span id="shown">{total} of {total} probes shown</span></form>'
+        '<p class="notice" id="no-problems" hidden></p>'
+        '<p class="notice" id="no-match" hidden>No probe matches the search.</p>'
+        '<p class="notice" id="unknown-schema" hidden></p>'
+    )
+
+
+def render(generated: Mapping[str, bytes], drift_cells: Sequence[Cell], agreement: Agreement,
+           provenance: Provenance) -> str:
+    """The whole page for the corpus ``generated`` (path -> bytes), its drift and its agreement."""
     probes = parse_json(generated[PROBES_FILE], max_bytes=64 * 1024 * 1024)["probes"]
     corpora = [read(f"golden/vectors/{s}.json", generated[f"golden/vectors/{s}.json"])
                for s in feature_schemas() if f"golden/vectors/{s}.json" in generated]
-    drifted = {_cell_key(c): c for c in drift_cells}
-    disagreeing = {_cell_key(c): c for c in agreement.cells}
-    flagged = {key[1] for key in drifted} | {key[1] for key in disagreeing}
-    rows = []
-    for probe in probes:
-        probe_id = probe["id"]
-        tags = "".join(f'<span class="tag">{html.escape(t)}</span>' for t in probe["tags"])
-        tables = "".join(_vector_table(c, probe_id, drifted, disagreeing) for c in corpora
-                         if probe_id in c.probes)
-        mark = " &#9888;" if probe_id in flagged else ""
-        rows.append(
-            f'<tr id="{html.escape(probe_id)}"><td>{_board(probe["fen"], probe["side"])}</td><td>'
-            f'<div class="id">{html.escape(probe_id)}{mark}</div>'
-            f'<div class="fen">{html.escape(probe["fen"])}</div>'
-            f'<div>side {html.escape(probe["side"])} &middot; {html.escape(probe["origin"])}</div>'
-            f"<div>{tags}</div><p>{html.escape(probe['note'])}</p>{tables}</td></tr>"
-        )
-    summary = (
-        f"{len(probes)} probes; {len(drift_cells)} cells differ from the committed corpus (drift, "
-        f'<span style="background:#ffd27f">orange</span>); {len(agreement.cells)} cells disagree with a '
-        f'recorded corpus (<span style="background:#ff9a9a">red</span>); {agreement.vectors} recorded '
-        f"vectors compared from {len(agreement.files)} corpora."
-    )
-    if flagged:
-        links = ", ".join(f'<a href="#{html.escape(p["id"])}">{html.escape(p["id"])}</a>'
-                          for p in probes if p["id"] in flagged)
-        summary += f"<br>Probes with highlighted cells: {links}."
-    return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        "<title>dicechess-contract golden corpus</title>"
-        f"<style>{STYLE}</style></head><body><h1>dicechess-contract golden corpus</h1>"
-        f'<p class="summary">{summary}</p><table class="probes"><tbody>\n'
-        + "\n".join(rows)
-        + "\n</tbody></table></body></html>\n"
-    )
+    changes = _changes(drift_cells, agreement)
+    flagged = [p["id"] for p in probes if p["id"] in changes]
+    facts = [
+        ("engine version reproduced", _engine_versions(corpora)),
+        ("probes", str(len(probes))),
+        ("schemas", str(len(corpora))),
+        ("drifted cells", f"{len(drift_cells)} (against the committed corpus)"),
+        ("disagreeing cells", f"{len(agreement.cells)} ({agreement.vectors} recorded vectors compared from "
+                              f"{len(agreement.files)} recorded corpora)"),
+        ("probes with a highlighted cell", str(len(flagged))),
+    ]
+    links = ", ".join(f'<a href="#{text(p)}">{text(p)}</a>' for p in flagged)
+    summary = f'<p class="flagged">Probes with highlighted cells: {links}.</p>' if flagged else ""
+    blocks = "\n".join(_probe_block(p, corpora, changes.get(p["id"], ())) for p in probes)
+    body = (f"{_controls(corpora, len(probes))}{_schema_table(corpora, changes)}{summary}"
+            f"{boards.definitions()}<main>\n{blocks}\n</main>")
+    return document(TITLE, header(TITLE, provenance, facts), body, STYLE, SCRIPT)

@@ -1,4 +1,7 @@
-"""``python -m contract.golden report``: one row per probe, SVG boards, drift and disagreement highlighted."""
+"""``python -m contract.golden report``: one block per probe, SVG boards, drift and disagreement highlighted.
+
+What the page does in a browser (search, URL filters, problems only) is tested in tests/browser/.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import numpy as np
 import pytest
 from golden_testkit import ROOT, copy_checkout, edit_vector, run_golden
 
+import contract
 from contract import features
 from contract.golden.cli import main
 
@@ -18,19 +22,50 @@ def _probe_ids() -> list[str]:
     return [p["id"] for p in json.loads((ROOT / "golden" / "probes.json").read_text(encoding="utf-8"))["probes"]]
 
 
-def test_report_draws_every_probe_with_its_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_draws_every_probe_with_its_board(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1780000000")
     out = tmp_path / "report"
     assert main(["--root", str(ROOT), "--quiet", "report", "--output", str(out)]) == 0
     page = (out / "index.html").read_text(encoding="utf-8")
     ids = _probe_ids()
-    assert page.count("<svg") == len(ids)
-    assert re.findall(r'<tr id="([^"]+)">', page) == ids
+    assert page.count('<svg class="board"') == len(ids)
+    assert re.findall(r'<section class="probe" id="([^"]+)" data-probe-id="([^"]+)"', page) == [(i, i) for i in ids]
     assert 'class="drift"' not in page and 'class="disagree"' not in page
-    assert "0 cells differ from the committed corpus" in page
     assert "wrote" in capsys.readouterr().out
     again = tmp_path / "again"
     assert main(["--root", str(ROOT), "--quiet", "report", "--output", str(again)]) == 0
     assert (again / "index.html").read_bytes() == (out / "index.html").read_bytes()
+
+
+def test_report_is_small_self_contained_and_defines_each_id_once(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    assert main(["--root", str(ROOT), "--quiet", "report", "--output", str(out)]) == 0
+    data = (out / "index.html").read_bytes()
+    assert len(data) <= 1_500_000, f"{len(data)} bytes"
+    page = data.decode("utf-8")
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
+    assert page.count('id="white-knight"') == 1 and page.count('id="black-king"') == 1
+    assert not re.search(r'(?:src|href)="(?:https?:)?//', page), "the page must load nothing from a network"
+    assert "<link" not in page and "<script src" not in page
+
+
+def test_report_header_gives_its_provenance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1780000000")
+    out = tmp_path / "report"
+    assert main(["--root", str(ROOT), "--quiet", "report", "--output", str(out)]) == 0
+    page = (out / "index.html").read_text(encoding="utf-8")
+    header = page[page.index('<dl class="provenance"'):page.index("</dl>")]
+    facts = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", header))
+    assert facts["kit version"] == contract.__version__
+    assert facts["written"] == "2026-05-28T20:26:40Z"
+    engine = json.loads((ROOT / "golden" / "recorded" / "kcp-13.engine-0.12.0.json").read_text(encoding="utf-8"))
+    assert facts["engine version reproduced"] == f"{engine['engineVersion']} (all 7 schemas)"
+    assert facts["probes"] == str(len(_probe_ids()))
+    assert facts["drifted cells"].startswith("0 ") and facts["disagreeing cells"].startswith("0 ")
+    if (ROOT / ".git").exists():
+        assert re.fullmatch(r"[0-9a-f]{40}( with uncommitted changes)?", facts["commit"]), facts["commit"]
 
 
 def test_report_highlights_a_drifted_cell(tmp_path: Path) -> None:
@@ -39,9 +74,14 @@ def test_report_highlights_a_drifted_cell(tmp_path: Path) -> None:
     result = run_golden(root, "report", "--output", str(tmp_path / "out"))
     assert result.returncode == 0, result.stdout + result.stderr
     page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
-    assert page.count('class="drift"') == 1
+    assert page.count('<td class="drift"') == 1
     assert 'Probes with highlighted cells: <a href="#rook-king-danger-w">rook-king-danger-w</a>.' in page
     assert '<td class="drift" title="committed -12.0">-13.0<span class="other">was -12.0</span></td>' in page
+    assert 'data-probe-id="rook-king-danger-w" data-tags="king-capture perspective" data-problems="drift"' in page
+    assert ('<tr class="drift" data-schema="kcp-13"><td>kcp-13</td><td>mobility_diff</td>'
+            '<td>drift: committed → regenerated</td><td class="num">-12.0</td><td class="num">0xc1400000</td>'
+            '<td class="num">-13.0</td><td class="num">0xc1500000</td></tr>') in page
+    assert "<dt>commit</dt><dd>not known (not a git checkout)</dd>" in page
 
 
 def test_report_highlights_a_disagreement_with_a_recording(
@@ -59,6 +99,8 @@ def test_report_highlights_a_disagreement_with_a_recording(
     assert main(["--root", str(ROOT), "--quiet", "report", "--output", str(out)]) == 0
     page = (out / "index.html").read_text(encoding="utf-8")
     assert '<td class="disagree" title="recorded 75.0">76.0<span class="other">recorded 75.0</span></td>' in page
+    assert ('<td>disagreement: recorded (rich-9-v1.engine-0.12.0.json) → kit</td><td class="num">75.0</td>'
+            '<td class="num">0x42960000</td><td class="num">76.0</td><td class="num">0x42980000</td>') in page
 
 
 def test_report_refuses_an_output_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

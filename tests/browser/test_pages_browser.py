@@ -1,0 +1,174 @@
+"""The golden report and the conformance matrix page, used the way people use them: in Chromium.
+
+Typing in the search box narrows the probes; the same view comes back from the URL alone; the
+problems-only view is empty (and says so) on the committed corpus and shows exactly the drifted probes,
+with their diffs, on a corpus with a hand-injected change; the matrix page of a recorded run lists
+every divergence the known-divergences file gives for it, with its case id and reason. Each test leaves
+a screenshot in the artifacts directory.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from golden_testkit import ROOT, copy_checkout, edit_vector, run_golden
+
+from contract.golden.cli import main as golden_main
+
+VISIBLE_PROBES = ("return Array.prototype.filter.call(document.querySelectorAll('section.probe[data-probe-id]'),"
+                  " function (e) { return !e.hidden; }).map(function (e) { return e.dataset.probeId; });")
+# The injected change: rook-king-danger-w's kcp-13 mobility_diff committed as -12.0 (0xc1400000);
+# the generators write -13.0 (0xc1500000).
+INJECTED = {"rook-king-danger-w"}
+
+
+def _probes() -> list[dict[str, Any]]:
+    data = json.loads((ROOT / "golden" / "probes.json").read_text(encoding="utf-8"))
+    return list(data["probes"])
+
+
+def _matching(needle: str) -> list[str]:
+    needle = needle.lower()
+    return [p["id"] for p in _probes()
+            if needle in p["id"].lower() or any(needle in t.lower() for t in p["tags"])]
+
+
+def _open(browser: Any, page: Path, query: str = "") -> None:
+    browser.get(page.as_uri() + query)
+    deadline = time.monotonic() + 30
+    while browser.execute_script("return document.documentElement.getAttribute('data-ready');") != "1":
+        assert time.monotonic() < deadline, f"{page}: the page's script never finished"
+        time.sleep(0.05)
+
+
+def _visible(browser: Any) -> list[str]:
+    return list(browser.execute_script(VISIBLE_PROBES))
+
+
+def _shot(browser: Any, artifacts: Path, name: str) -> None:
+    target = artifacts / f"{name}.png"
+    assert browser.save_screenshot(str(target)), f"no screenshot written to {target}"
+
+
+@pytest.fixture(scope="module")
+def committed_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("committed-report")
+    assert golden_main(["--root", str(ROOT), "--quiet", "report", "--output", str(out)]) == 0
+    return out / "index.html"
+
+
+@pytest.fixture(scope="module")
+def drifted_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = copy_checkout(tmp_path_factory.mktemp("drifted") / "repo")
+    edit_vector(root, "kcp-13", "rook-king-danger-w", "-13.0, -2000.0", "-12.0, -2000.0")
+    out = root.parent / "report"
+    result = run_golden(root, "report", "--output", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out / "index.html"
+
+
+def test_typing_in_the_search_box_narrows_the_probes(browser: Any, committed_report: Path,
+                                                     artifacts: Path) -> None:
+    _open(browser, committed_report)
+    everything = [p["id"] for p in _probes()]
+    assert _visible(browser) == everything
+    box = browser.find_element("id", "q")
+    box.send_keys("ep-e6")
+    expected = _matching("ep-e6")
+    assert expected == ["ep-e6-w", "ep-e6-w-twin"]
+    assert _visible(browser) == expected
+    hidden = browser.find_element("css selector", '[data-probe-id="start-w"]')
+    assert hidden.get_attribute("hidden") is not None and not hidden.is_displayed()
+    assert browser.find_element("id", "shown").text == f"2 of {len(everything)} probes shown"
+    assert browser.current_url.endswith("index.html?q=ep-e6")
+    _shot(browser, artifacts, "golden-search-typed")
+    box.clear()
+    box.send_keys("castling")
+    assert _visible(browser) == _matching("castling") and len(_matching("castling")) > 2
+
+
+def test_the_url_restores_the_same_view(browser: Any, committed_report: Path, artifacts: Path) -> None:
+    _open(browser, committed_report, "?q=ep-e6")
+    assert _visible(browser) == ["ep-e6-w", "ep-e6-w-twin"]
+    assert browser.find_element("id", "q").get_attribute("value") == "ep-e6"
+    _shot(browser, artifacts, "golden-url-q")
+    _open(browser, committed_report, "?q=TWIN&schema=kcp-13")
+    assert _visible(browser) == _matching("twin")
+    shown_tables = browser.execute_script(
+        "return Array.prototype.filter.call(document.querySelectorAll('section.probe:not([hidden]) "
+        ".info > [data-schema]'), function (e) { return !e.hidden; }).map(function (e) {"
+        " return e.dataset.schema; });")
+    assert shown_tables and set(shown_tables) == {"kcp-13"}
+    assert browser.find_element("id", "schema").get_attribute("value") == "kcp-13"
+    _shot(browser, artifacts, "golden-url-schema")
+
+
+def test_problems_only_shows_none_on_the_committed_corpus(browser: Any, committed_report: Path,
+                                                          artifacts: Path) -> None:
+    _open(browser, committed_report, "?problems=1")
+    assert _visible(browser) == []
+    notice = browser.find_element("id", "no-problems")
+    assert notice.is_displayed()
+    assert notice.text.startswith("No probe has a drifted or disagreeing cell")
+    assert browser.find_element("id", "status").get_attribute("value") == "problems"
+    _shot(browser, artifacts, "golden-problems-none")
+
+
+def test_problems_only_shows_exactly_the_drifted_probes_with_their_diff(
+        browser: Any, drifted_report: Path, artifacts: Path) -> None:
+    _open(browser, drifted_report, "?problems=1")
+    assert _visible(browser) == sorted(INJECTED)
+    assert not browser.find_element("id", "no-problems").is_displayed()
+    rows = browser.find_elements("css selector", '[data-probe-id="rook-king-danger-w"] table.changes tr.drift')
+    assert [[td.text for td in row.find_elements("tag name", "td")] for row in rows] == [[
+        "kcp-13", "mobility_diff", "drift: committed → regenerated",
+        "-12.0", "0xc1400000", "-13.0", "0xc1500000"]]
+    assert rows[0].is_displayed()
+    _shot(browser, artifacts, "golden-problems-drifted")
+    _open(browser, drifted_report, "?problems=1&schema=rich-9-v1")  # the diff row follows the schema filter
+    assert _visible(browser) == sorted(INJECTED)
+    assert not rows_displayed(browser)
+
+
+def rows_displayed(browser: Any) -> bool:
+    rows = browser.find_elements("css selector", "table.changes tr.drift")
+    return any(row.is_displayed() for row in rows)
+
+
+def _training_divergences() -> list[dict[str, Any]]:
+    data = json.loads((ROOT / "golden" / "divergences.json").read_text(encoding="utf-8"))
+    return [e for e in data["divergences"]
+            if e["implementation"] == "training" and e.get("mode") in (None, "recorded")]
+
+
+def test_the_matrix_page_lists_every_divergence_of_the_recorded_training_run(
+        browser: Any, tmp_path: Path, artifacts: Path) -> None:
+    page = tmp_path / "m.html"
+    command = [sys.executable, "-m", "contract.conformance", "run", "--impl", "kit", "--impl", "training=recorded",
+               "--html", str(page)]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    entries = _training_divergences()
+    assert entries, "golden/divergences.json lists no training divergence"
+    browser.get(page.as_uri())
+    shown = {}
+    for block in browser.find_elements("css selector", 'div.case[data-implementation="training"]'):
+        assert block.get_attribute("data-outcome") == "listed", block.text
+        reason = block.find_element("xpath", ".//dt[text()='reason']/following-sibling::dd[1]").text
+        shown[block.get_attribute("data-case-id")] = reason
+    assert shown == {e["case"]: e["reason"] for e in entries}
+    links = browser.find_elements("css selector", 'td[data-implementation="training"] li[data-outcome="listed"] a')
+    assert sum(int(a.text.split()[0]) for a in links) == len(entries)
+    first = links[0]
+    first.click()
+    target = browser.execute_script("return window.location.hash;")
+    section = browser.find_element("css selector", target)
+    assert section.find_elements("css selector", "div.case[data-case-id]")
+    assert "kit version" in browser.find_element("id", "provenance").text
+    _shot(browser, artifacts, "matrix-training-recorded")

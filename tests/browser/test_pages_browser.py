@@ -157,6 +157,7 @@ def test_the_matrix_page_lists_every_divergence_of_the_recorded_training_run(
     entries = _training_divergences()
     assert entries, "golden/divergences.json lists no training divergence"
     browser.get(page.as_uri())
+    _shot(browser, artifacts, "matrix-top")
     shown = {}
     for block in browser.find_elements("css selector", 'div.case[data-implementation="training"]'):
         assert block.get_attribute("data-outcome") == "listed", block.text

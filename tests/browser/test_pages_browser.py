@@ -23,9 +23,15 @@ from contract.golden.cli import main as golden_main
 
 VISIBLE_PROBES = ("return Array.prototype.filter.call(document.querySelectorAll('section.probe[data-probe-id]'),"
                   " function (e) { return !e.hidden; }).map(function (e) { return e.dataset.probeId; });")
-# The injected change: rook-king-danger-w's kcp-13 mobility_diff committed as -12.0 (0xc1400000);
-# the generators write -13.0 (0xc1500000).
-INJECTED = {"rook-king-danger-w"}
+# The injected changes: rook-king-danger-w's kcp-13 mobility_diff committed as -12.0 (0xc1400000), the
+# generators write -13.0 (0xc1500000); start-w's material-7-v1 total_material committed as 77.0
+# (0x429a0000), the generators write 78.0 (0x429c0000).
+INJECTED = {
+    "rook-king-danger-w": ["kcp-13", "mobility_diff", "drift: committed → regenerated",
+                           "-12.0", "0xc1400000", "-13.0", "0xc1500000"],
+    "start-w": ["material-7-v1", "total_material", "drift: committed → regenerated",
+                "77.0", "0x429a0000", "78.0", "0x429c0000"],
+}
 
 
 def _probes() -> list[dict[str, Any]]:
@@ -67,6 +73,7 @@ def committed_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def drifted_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = copy_checkout(tmp_path_factory.mktemp("drifted") / "repo")
     edit_vector(root, "kcp-13", "rook-king-danger-w", "-13.0, -2000.0", "-12.0, -2000.0")
+    edit_vector(root, "material-7-v1", "start-w", "0.0, 78.0]", "0.0, 77.0]")
     out = root.parent / "report"
     result = run_golden(root, "report", "--output", str(out))
     assert result.returncode == 0, result.stdout + result.stderr
@@ -123,22 +130,21 @@ def test_problems_only_shows_none_on_the_committed_corpus(browser: Any, committe
 def test_problems_only_shows_exactly_the_drifted_probes_with_their_diff(
         browser: Any, drifted_report: Path, artifacts: Path) -> None:
     _open(browser, drifted_report, "?problems=1")
-    assert _visible(browser) == sorted(INJECTED)
+    in_page_order = [p["id"] for p in _probes() if p["id"] in INJECTED]
+    assert _visible(browser) == in_page_order
     assert not browser.find_element("id", "no-problems").is_displayed()
-    rows = browser.find_elements("css selector", '[data-probe-id="rook-king-danger-w"] table.changes tr.drift')
-    assert [[td.text for td in row.find_elements("tag name", "td")] for row in rows] == [[
-        "kcp-13", "mobility_diff", "drift: committed → regenerated",
-        "-12.0", "0xc1400000", "-13.0", "0xc1500000"]]
-    assert rows[0].is_displayed()
+    for probe, row in INJECTED.items():
+        rows = browser.find_elements("css selector", f'[data-probe-id="{probe}"] table.changes tr.drift')
+        assert [[td.text for td in r.find_elements("tag name", "td")] for r in rows] == [row]
+        assert rows[0].is_displayed()
     _shot(browser, artifacts, "golden-problems-drifted")
-    _open(browser, drifted_report, "?problems=1&schema=rich-9-v1")  # the diff row follows the schema filter
-    assert _visible(browser) == sorted(INJECTED)
-    assert not rows_displayed(browser)
-
-
-def rows_displayed(browser: Any) -> bool:
-    rows = browser.find_elements("css selector", "table.changes tr.drift")
-    return any(row.is_displayed() for row in rows)
+    _open(browser, drifted_report, "?problems=1&schema=kcp-13")  # the diff rows follow the schema filter
+    assert _visible(browser) == in_page_order
+    shown = [r.find_element("tag name", "td").text
+             for r in browser.find_elements("css selector", "table.changes tr.drift") if r.is_displayed()]
+    assert shown == ["kcp-13"]
+    _open(browser, drifted_report, "?q=rook&problems=1")
+    assert _visible(browser) == ["rook-king-danger-w"]
 
 
 def _training_divergences() -> list[dict[str, Any]]:

@@ -114,6 +114,10 @@ def test_the_url_restores_the_same_view(browser: Any, committed_report: Path, ar
     assert shown_tables and set(shown_tables) == {"kcp-13"}
     assert browser.find_element("id", "schema").get_attribute("value") == "kcp-13"
     _shot(browser, artifacts, "golden-url-schema")
+    _open(browser, committed_report, "?schema=no-such-schema")
+    notice = browser.find_element("id", "unknown-schema")
+    assert notice.is_displayed() and '"no-such-schema"' in notice.text
+    assert len(_visible(browser)) == len(_probes())
 
 
 def test_problems_only_shows_none_on_the_committed_corpus(browser: Any, committed_report: Path,

@@ -1,8 +1,14 @@
-"""``python -m contract.conformance run --impl NAME[=COMMAND] ... [--kinds K,...] [--json] [--html FILE]``.
+"""``python -m contract.conformance run --impl NAME[=COMMAND] ... [--kinds K,...] [--json] [--html FILE]
+[--engine-version V]``.
 
 ``--html FILE`` also writes the matrix as a page (:mod:`contract.conformance.matrixpage`), through a
 temporary sibling; a FILE that is a directory, or whose directory does not exist, is refused before
 any implementation is asked.
+
+``run --engine-version V`` builds the JVM adapter (``adapters/jvm``) against engine release ``V`` for the
+``engine`` implementation when no ``DICECHESS_CONFORMANCE_ENGINE`` command is given, and replays the
+recorded answers (labelled ``recorded``, with the reason) when it cannot be built. ``engine-build`` only
+builds it and prints the command; ``differential`` compares the kit's extractors with the engine's.
 
 Exit status: 0 when every disagreement is listed in the known-divergences file and no entry is stale;
 1 otherwise (or when a corpus cannot be read); 2 for a usage error.
@@ -12,15 +18,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from contract.conformance import divergences as divergence_file
-from contract.conformance import matrixpage
+from contract.conformance import engine_build, matrixpage
 from contract.conformance.corpus import KINDS, CorpusError, load_cases
 from contract.conformance.report import as_json, as_text
-from contract.conformance.runner import DEFAULT_TIMEOUT, UsageError, resolve, run
+from contract.conformance.runner import (
+    DEFAULT_TIMEOUT,
+    LIVE,
+    RECORDED,
+    Implementation,
+    UsageError,
+    env_variable,
+    resolve,
+    run,
+)
 from contract.core.streams import make_streams_safe
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -39,7 +55,7 @@ def _kinds(values: Sequence[str] | None) -> list[str]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m contract.conformance",
                                      description="Run the conformance matrix over adapters.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="action", required=True, metavar="COMMAND")
     run_parser = sub.add_parser("run", help="ask every implementation every case and print the matrix")
     run_parser.add_argument("--impl", action="append", required=True, metavar="NAME[=COMMAND]",
                             help="kit, js, engine, training, service, or NAME=COMMAND; NAME=recorded"
@@ -53,22 +69,75 @@ def build_parser() -> argparse.ArgumentParser:
                             help="known-divergences file (default golden/divergences.json)")
     run_parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                             help=f"per-answer timeout (default {DEFAULT_TIMEOUT:g})")
+    run_parser.add_argument("--engine-version", metavar="VERSION", default=None,
+                            help="build adapters/jvm against this engine release for --impl engine"
+                                 " (live where Java, Maven and the release are reachable, else recorded)")
+    build_parser_ = sub.add_parser("engine-build", help="build adapters/jvm and print the adapter command")
+    build_parser_.add_argument("--engine-version", metavar="VERSION", default=engine_build.DEFAULT_ENGINE_VERSION,
+                               help=f"engine release (default {engine_build.DEFAULT_ENGINE_VERSION})")
+    build_parser_.add_argument("--without-engine", action="store_true",
+                               help="build the protocol layer alone (every request answered unsupported)")
+    from contract.conformance.differential import add_arguments
+
+    add_arguments(sub.add_parser("differential", help="the kit's extractors against a live engine, bit for bit"))
     return parser
+
+
+def live_engine(implementations: list[Implementation], spec: Sequence[str], version: str) -> list[Implementation]:
+    """Replace a recorded ``engine`` by the adapter built for ``version``, or say why it stays recorded."""
+    forced = any(s.replace(" ", "") == f"engine={RECORDED}" for s in spec)
+    out = []
+    for impl in implementations:
+        chosen = impl
+        if impl.name == "engine" and impl.mode == RECORDED and not forced:
+            built = engine_build.build(version)
+            if built.command is not None:
+                print(f"engine: live, adapters/jvm built against {engine_build.ENGINE_ARTIFACT}:{version}",
+                      file=sys.stderr)
+                chosen = Implementation("engine", LIVE, built.command)
+            else:
+                print(f"engine: recorded (no live engine {version}: {built.reason}; set"
+                      f" {env_variable('engine')} to an adapter command to run one)", file=sys.stderr)
+        out.append(chosen)
+    return out
+
+
+def engine_build_main(version: str, without_engine: bool) -> int:
+    try:
+        built = engine_build.build(version, without_engine=without_engine)
+    except engine_build.EngineVersionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if built.command is None:
+        print(f"error: {built.reason}", file=sys.stderr)
+        return EXIT_FAILED
+    print(shlex.join(built.command))
+    return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     make_streams_safe()
     args = build_parser().parse_args(argv)
+    if args.action == "engine-build":
+        return engine_build_main(args.engine_version, args.without_engine)
+    if args.action == "differential":
+        from contract.conformance.differential import main as differential_main
+
+        return differential_main(args)
     try:
         kinds = _kinds(args.kinds)
         implementations = [resolve(spec) for spec in args.impl]
-    except UsageError as exc:
+        if args.engine_version is not None:
+            engine_build.check_version(args.engine_version)
+    except (UsageError, engine_build.EngineVersionError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     html_problem = None if args.html is None else matrixpage.target_problem(args.html)
     if html_problem is not None:
         print(f"error: --html {args.html}: {html_problem}", file=sys.stderr)
         return EXIT_USAGE
+    if args.engine_version is not None:
+        implementations = live_engine(implementations, args.impl, args.engine_version)
     names = [i.name for i in implementations]
     if len(set(names)) != len(names):
         print("error: an implementation is named twice", file=sys.stderr)

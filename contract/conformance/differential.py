@@ -1,0 +1,209 @@
+"""The kit's feature extractors against the engine's, bit for bit, on the same positions.
+
+``python -m contract.conformance differential`` asks a live engine adapter (``DICECHESS_CONFORMANCE_ENGINE``,
+``--command``, or ``adapters/jvm`` built for ``--engine-version``) for the vector of every position and
+schema, extracts the same vector with the kit, and compares them as float32 bit patterns. Positions: every
+golden probe (twins included) and ``--positions N`` positions reached by random dice-chess play from the
+initial position with ``--seed`` (:mod:`contract.features.play`); the perspective alternates between the
+two colours and every third position carries a dice pool (a seven-field DFEN). A mismatch prints the
+position, the schema, the column and both bit patterns. An ``error`` answer is a failure, never agreement;
+``unsupported`` (an engine release without that extractor) is counted apart. Without a live engine the
+command prints ``SKIPPED`` and the reason, and exits 0 unless ``--require-engine`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shlex
+import struct
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from contract.conformance import engine_build
+from contract.conformance.protocol import LiveAdapter
+from contract.conformance.runner import env_variable
+from contract.core import registry
+from contract.core.resources import data_root, golden_dir
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+DEFAULT_POSITIONS: Final = 2000
+DEFAULT_SEED: Final = 20261130
+GAME_TURNS: Final = 80
+SHOWN: Final = 40
+START_FEN: Final = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+@dataclass(frozen=True)
+class Probe:
+    label: str
+    fen: str
+    side: str
+
+
+@dataclass
+class Tally:
+    vectors: int = 0
+    identical: int = 0
+    unsupported: int = 0
+    mismatches: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """Nothing differed, nothing failed, and something was compared."""
+        return not self.mismatches and not self.errors and self.identical > 0
+
+
+def golden_probes() -> list[Probe]:
+    document = json.loads((golden_dir() / "probes.json").read_text(encoding="utf-8"))
+    return [Probe(f"probe {p['id']}", p["fen"], p["side"]) for p in document["probes"]]
+
+
+def random_positions(count: int, seed: int) -> Iterator[Probe]:
+    """``count`` positions of random games from the initial position (fixed ``seed``)."""
+    from contract.features.dfen import parse_fen, to_fen
+    from contract.features.play import random_game
+
+    rng = random.Random(seed)
+    produced = 0
+    game = 0
+    while produced < count:
+        game += 1
+        for turn, reached in enumerate(random_game(parse_fen(START_FEN), GAME_TURNS, rng), start=1):
+            if produced >= count:
+                break
+            position = reached
+            if produced % 3 == 0:
+                pool = tuple(sorted(rng.randint(1, 6) for _ in range(3)))
+                position = reached.with_turn(reached.turn, pool)
+            side = "w" if produced % 2 == 0 else "b"
+            yield Probe(f"random {produced} (seed {seed}, game {game}, turn {turn})", to_fen(position), side)
+            produced += 1
+
+
+def float32_bits(value: float) -> int:
+    return int.from_bytes(struct.pack("<f", value), "little")
+
+
+def compare(probe: Probe, schema: registry.FeatureSchema, kit: Sequence[float], answer: dict[str, Any],
+            tally: Tally) -> None:
+    """Count one (position, schema) pair; describe a mismatch or an error in ``tally``."""
+    where = f"{probe.label}: {probe.fen!r} side {probe.side} schema {schema.id}"
+    status = answer.get("status")
+    if status == "unsupported":
+        tally.unsupported += 1
+        return
+    tally.vectors += 1
+    if status != "ok":
+        tally.errors.append(f"ERROR {where}: {answer.get('message', answer)}")
+        return
+    engine = answer["vector"]
+    if len(engine) != len(kit):
+        tally.mismatches.append(f"MISMATCH {where}: width kit {len(kit)}, engine {len(engine)}")
+        return
+    for index, (mine, theirs) in enumerate(zip(kit, engine, strict=True)):
+        try:
+            engine_bits = float32_bits(float(theirs))
+        except (OverflowError, struct.error, TypeError, ValueError):
+            tally.mismatches.append(f"MISMATCH {where} column {schema.columns[index]} (#{index}):"
+                                    f" engine value {theirs!r} is not a float32")
+            return
+        if float32_bits(mine) != engine_bits:
+            tally.mismatches.append(
+                f"MISMATCH {where} column {schema.columns[index]} (#{index}):"
+                f" kit 0x{float32_bits(mine):08x} ({mine!r}) engine 0x{engine_bits:08x} ({theirs!r})")
+            return
+    tally.identical += 1
+
+
+def run(command: Sequence[str], probes: Sequence[Probe], schemas: Sequence[registry.FeatureSchema],
+        timeout: float) -> Tally:
+    from contract.features import extract_fen
+
+    tally = Tally()
+    with LiveAdapter("engine", command, timeout, cwd=data_root()) as adapter:
+        for number, probe in enumerate(probes):
+            for schema in schemas:
+                answer = adapter.ask({"id": f"differential/{number}/{schema.id}", "kind": "features",
+                                      "schemaId": schema.id, "fen": probe.fen, "side": probe.side})
+                try:
+                    kit = [float(v) for v in extract_fen(schema.id, probe.fen, probe.side).tolist()]
+                except ValueError as exc:  # the kit refuses a text the engine was asked about
+                    tally.vectors += 1
+                    tally.errors.append(f"ERROR {probe.label}: {probe.fen!r} schema {schema.id}: kit: {exc}")
+                    continue
+                compare(probe, schema, kit, answer, tally)
+    return tally
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--positions", type=int, default=DEFAULT_POSITIONS, metavar="N",
+                        help=f"random-play positions besides the golden probes (default {DEFAULT_POSITIONS})")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random-play seed (default {DEFAULT_SEED})")
+    parser.add_argument("--schemas", metavar="ID[,ID]", default=None, help="restrict to these feature schemas")
+    parser.add_argument("--no-probes", action="store_true", help="random positions only")
+    parser.add_argument("--command", metavar="COMMAND", default=None,
+                        help=f"engine adapter command (default ${env_variable('engine')}, else adapters/jvm built"
+                             " for --engine-version)")
+    parser.add_argument("--engine-version", metavar="VERSION", default=engine_build.DEFAULT_ENGINE_VERSION,
+                        help=f"engine release to build adapters/jvm against (default"
+                             f" {engine_build.DEFAULT_ENGINE_VERSION})")
+    parser.add_argument("--require-engine", action="store_true",
+                        help="fail (exit 1) instead of skipping when no live engine can be had")
+    parser.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS", help="per-answer timeout")
+
+
+def _schemas(text: str | None) -> list[registry.FeatureSchema]:
+    known = registry.feature_schemas()
+    if text is None:
+        return list(known.values())
+    chosen = [s.strip() for s in text.split(",") if s.strip()]
+    unknown = [s for s in chosen if s not in known]
+    if unknown or not chosen:
+        raise ValueError(f"--schemas: unknown feature schema(s) {', '.join(unknown) or '(none given)'};"
+                         f" known: {', '.join(known)}")
+    return [known[s] for s in chosen]
+
+
+def _command(args: argparse.Namespace) -> tuple[tuple[str, ...] | None, str]:
+    given = args.command if args.command is not None else os.environ.get(env_variable("engine"), "")
+    if given.strip():
+        return tuple(shlex.split(given)), f"adapter command {given.strip()!r}"
+    built = engine_build.build(args.engine_version)
+    if built.command is None:
+        return None, built.reason or "no reason given"
+    return built.command, f"{engine_build.ENGINE_ARTIFACT}:{args.engine_version} through adapters/jvm"
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        schemas = _schemas(args.schemas)
+        if args.positions < 0:
+            raise ValueError("--positions must not be negative")
+        engine_build.check_version(args.engine_version)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    command, source = _command(args)
+    if command is None:
+        print(f"SKIPPED: no live engine ({source})")
+        return EXIT_FAILED if args.require_engine else EXIT_OK
+    probes = ([] if args.no_probes else golden_probes()) + list(random_positions(args.positions, args.seed))
+    print(f"differential: the kit against {source}: {len(probes)} positions"
+          f" ({len(probes) - args.positions} probes, {args.positions} random, seed {args.seed})"
+          f" x {len(schemas)} schemas", flush=True)
+    tally = run(command, probes, schemas, args.timeout)
+    for line in (tally.errors + tally.mismatches)[:SHOWN]:
+        print(line)
+    hidden = len(tally.errors) + len(tally.mismatches) - SHOWN
+    if hidden > 0:
+        print(f"... and {hidden} more")
+    print(f"{tally.vectors} vectors compared: {tally.identical} bit-identical, {len(tally.mismatches)} mismatched,"
+          f" {len(tally.errors)} error(s); {tally.unsupported} unsupported by the engine")
+    print("PASS" if tally.ok else "FAIL")
+    return EXIT_OK if tally.ok else EXIT_FAILED

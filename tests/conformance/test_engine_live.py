@@ -1,0 +1,183 @@
+"""The live engine path: building adapters/jvm, falling back to the recordings, and the extractor differential.
+
+The engine itself (com.fortemate:dicechess-engine_3) is not served by the registries this project's machines
+reach (docs/engine-live.md), so these tests cover what holds without it: the reason printed when it cannot be
+built, the recorded fallback, the Java protocol layer (built without the engine where Java and Maven exist),
+and the differential's comparison and reporting.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+import sys
+from pathlib import Path
+
+import pytest
+
+from contract.conformance import __main__ as cli
+from contract.conformance import differential, engine_build
+from contract.core import registry
+
+KIT_ADAPTER = f"{sys.executable} -m contract.conformance.adapter"
+HAS_JVM = shutil.which("java") is not None and shutil.which("mvn") is not None
+
+# What Maven 3.8.7 printed here on 2026-11-30 for `mvn -B -q package` in adapters/jvm (engine 0.12.0).
+MAVEN_MISSING_ENGINE = (
+    "[ERROR] Failed to execute goal on project engine-conformance-adapter: Could not resolve dependencies for"
+    " project dev.dicechess-contract:engine-conformance-adapter:jar:1.0.0: com.fortemate:dicechess-engine_3:jar:"
+    "0.12.0 was not found in https://repo.maven.apache.org/maven2 during a previous attempt. This failure was"
+    " cached in the local repository and resolution is not reattempted until the update interval of central has"
+    " elapsed or updates are forced -> [Help 1]\n[ERROR] \n"
+)
+
+
+def test_maven_reason_names_the_missing_engine() -> None:
+    reason = engine_build.maven_reason(MAVEN_MISSING_ENGINE, "0.12.0")
+    assert reason == ("Maven could not resolve com.fortemate:dicechess-engine_3:0.12.0: the repositories it"
+                      " reaches (Maven Central) do not serve it")
+
+
+def test_maven_reason_quotes_another_failure() -> None:
+    output = "\x1b[1;31m[ERROR]\x1b[m COMPILATION ERROR : Foo.java:[3,1] class, interface expected\n"
+    reason = engine_build.maven_reason(output, "0.9.3")
+    assert reason == ("Maven could not build adapters/jvm for engine 0.9.3:"
+                      " COMPILATION ERROR : Foo.java:[3,1] class, interface expected")
+
+
+@pytest.mark.parametrize("version", ["0.12", "v0.12.0", "0.12.0-SNAPSHOT", "", "0.12.0 "])
+def test_engine_version_must_be_a_release(version: str) -> None:
+    with pytest.raises(engine_build.EngineVersionError, match=r"is not a release MAJOR\.MINOR\.PATCH"):
+        engine_build.check_version(version)
+    assert cli.main(["run", "--impl", "engine", "--engine-version", version]) == cli.EXIT_USAGE
+
+
+def test_without_java_or_maven_the_reason_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    built = engine_build.build("0.12.0")
+    assert not built.live
+    assert built.reason == "java and mvn not found on PATH"
+
+
+def test_run_falls_back_to_recorded_with_the_reason(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("DICECHESS_CONFORMANCE_ENGINE", raising=False)
+    status = cli.main(["run", "--impl", "engine", "--engine-version", "0.12.0", "--kinds", "engine-compatibility"])
+    out, err = capsys.readouterr()
+    assert status == cli.EXIT_OK
+    assert "engine: recorded (no live engine 0.12.0: java and mvn not found on PATH;" in err
+    assert "engine          recorded  engine-compatibility" in out
+
+
+def test_an_adapter_command_wins_over_the_build(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DICECHESS_CONFORMANCE_ENGINE", KIT_ADAPTER)
+    status = cli.main(["run", "--impl", "engine", "--engine-version", "0.12.0", "--kinds", "engine-compatibility",
+                       "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert [(i["name"], i["mode"]) for i in report["implementations"]] == [("engine", "live")]
+    assert status in (cli.EXIT_OK, cli.EXIT_FAILED)  # the kit is not the engine: listed entries may go stale
+
+
+def test_forced_recorded_engine_is_not_built(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(engine_build, "build", lambda *_a, **_k: pytest.fail("must not build"))
+    status = cli.main(["run", "--impl", "engine=recorded", "--engine-version", "0.12.0",
+                       "--kinds", "engine-compatibility"])
+    assert status == cli.EXIT_OK
+    assert "engine          recorded" in capsys.readouterr().out
+
+
+# -- the differential ------------------------------------------------------------------------------------
+
+def test_random_positions_are_reproducible_and_varied() -> None:
+    first = list(differential.random_positions(60, 7))
+    assert first == list(differential.random_positions(60, 7))
+    assert first != list(differential.random_positions(60, 8))
+    assert len(first) == 60 and len({p.fen for p in first}) > 50
+    assert {p.side for p in first} == {"w", "b"}
+    assert any(len(p.fen.split(" ")) == 7 for p in first)  # some carry a dice pool
+
+
+def _flipped_adapter(tmp_path: Path) -> str:
+    """An adapter that answers the kit's vector with the lowest bit of one kcp-13 column flipped."""
+    script = tmp_path / "flipped_adapter.py"
+    script.write_text(
+        "import json, struct, sys\n"
+        "from contract.conformance.adapter import answer\n"
+        "for line in sys.stdin:\n"
+        "    reply = answer(line)\n"
+        "    request = json.loads(line)\n"
+        "    if request.get('schemaId') == 'kcp-13' and reply.get('status') == 'ok':\n"
+        "        bits = struct.unpack('<I', struct.pack('<f', reply['vector'][9]))[0] ^ 1\n"
+        "        reply['vector'][9] = struct.unpack('<f', struct.pack('<I', bits))[0]\n"
+        "    print(json.dumps(reply), flush=True)\n",
+        encoding="utf-8")
+    return f"{sys.executable} {script}"
+
+
+def test_a_mismatch_names_position_schema_column_and_bits(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    status = cli.main(["differential", "--no-probes", "--positions", "3", "--schemas", "kcp-13,material-7-v1",
+                       "--command", _flipped_adapter(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == cli.EXIT_FAILED
+    line = next(x for x in out.splitlines() if x.startswith("MISMATCH random 0 "))
+    assert "schema kcp-13 column king_capture_attack (#9): kit 0x" in line
+    kit_bits = int(line.split("kit 0x")[1][:8], 16)
+    engine_bits = int(line.split("engine 0x")[1][:8], 16)
+    assert kit_bits ^ engine_bits == 1
+    assert "6 vectors compared: 3 bit-identical, 3 mismatched, 0 error(s)" in out
+    assert out.rstrip().endswith("FAIL")
+
+
+def test_identical_vectors_pass(capsys: pytest.CaptureFixture[str]) -> None:
+    status = cli.main(["differential", "--no-probes", "--positions", "4", "--schemas", "rich-9-v1",
+                       "--command", KIT_ADAPTER])
+    out = capsys.readouterr().out
+    assert status == cli.EXIT_OK, out
+    assert "4 vectors compared: 4 bit-identical, 0 mismatched, 0 error(s)" in out
+
+
+def test_errors_fail_and_nothing_compared_fails() -> None:
+    kcp = registry.feature_schemas()["kcp-13"]
+    probe = differential.Probe("p", "8/8/8/8/8/8/8/8 w - -", "w")
+    tally = differential.Tally()
+    differential.compare(probe, kcp, [0.0] * 13, {"id": "x", "status": "error", "message": "boom"}, tally)
+    assert not tally.ok and tally.errors == ["ERROR p: '8/8/8/8/8/8/8/8 w - -' side w schema kcp-13: boom"]
+    unsupported = differential.Tally()
+    differential.compare(probe, kcp, [0.0] * 13, {"id": "x", "status": "unsupported"}, unsupported)
+    assert unsupported.unsupported == 1 and not unsupported.ok  # nothing was compared
+
+
+def test_float32_bits() -> None:
+    assert differential.float32_bits(1.0) == 0x3F800000
+    assert differential.float32_bits(-0.0) == 0x80000000
+    assert differential.float32_bits(0.1) == struct.unpack("<I", struct.pack("<f", 0.1))[0]
+
+
+def test_without_a_live_engine_the_differential_skips(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("DICECHESS_CONFORMANCE_ENGINE", raising=False)
+    assert cli.main(["differential"]) == cli.EXIT_OK
+    assert capsys.readouterr().out == "SKIPPED: no live engine (java and mvn not found on PATH)\n"
+    assert cli.main(["differential", "--require-engine"]) == cli.EXIT_FAILED
+
+
+# -- the Java protocol layer (built without the engine) ---------------------------------------------------
+
+@pytest.mark.skipif(not HAS_JVM, reason="needs java and mvn")
+def test_java_adapter_speaks_the_protocol_without_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    built = engine_build.build("0.12.0", without_engine=True)
+    assert built.command is not None, built.reason
+    command = " ".join(built.command)
+    status = cli.main(["run", "--impl", f"jvm={command}", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == cli.EXIT_OK
+    rows = report["matrix"]
+    assert rows and all(r["unsupported"] == r["cases"] for r in rows)
+    assert cli.main(["differential", "--no-probes", "--positions", "2", "--command", command]) == cli.EXIT_FAILED
+    assert "14 unsupported by the engine" in capsys.readouterr().out

@@ -1,5 +1,8 @@
-"""``python -m contract bench [--schema kcp-13] [--repeat N] [--json]``: time extraction on the 27 golden
-probes beside the engine's recorded medians (``golden/recorded/benchmark/extraction-cost-0.9.3.json``).
+"""``python -m contract bench [--schema kcp-13] [--repeat N] [--json] [--engine-version V]``: time extraction
+on the 27 golden probes beside the engine's recorded medians (``golden/recorded/benchmark/extraction-cost-0.9.3.json``),
+or, with ``--engine-version``, beside the live engine's medians measured in the same run on this machine
+(``adapters/jvm``, after JIT warm-up; :mod:`contract.conformance.engine_bench`), falling back to the
+recorded ones, with the reason, when no live engine can be had.
 
 Each sample extracts from a freshly parsed position (so nothing is memoised between samples); parsing is
 timed separately and is not part of the kit median, as the engine's figures time the extractor on a
@@ -33,6 +36,7 @@ ENGINE_BENCHMARK = Path("recorded") / "benchmark" / "extraction-cost-0.9.3.json"
 PROBES_GOLDEN = Path("recorded") / "kcp-13.engine-0.12.0.json"
 ENGINE_TOTAL_KCP13_MS = 49.3  # issue 7's goal: the engine's summed kcp-13 medians, rounded
 RATIO_LIMIT = 3.0
+ENGINE_WARMUP = 200  # rounds over every probe before the engine is timed (JIT compilation)
 
 
 @dataclass
@@ -71,10 +75,14 @@ def probes() -> list[dict[str, Any]]:
     return list(data["probes"])
 
 
-def run_bench(schema_id: str, repeat: int, warmup: int = 3, clock_name: str = "wall") -> dict[str, Any]:
+RECORDED_ENGINE = "recorded medians: engine 0.9.3 on another machine (golden/" + ENGINE_BENCHMARK.as_posix() + ")"
+
+
+def run_bench(schema_id: str, repeat: int, warmup: int = 3, clock_name: str = "wall",
+              live_engine: tuple[dict[str, float], str] | None = None) -> dict[str, Any]:
     schema(schema_id)
     goldens = _recorded_goldens(schema_id)
-    engine = _engine_medians(schema_id)
+    engine, engine_source = live_engine if live_engine is not None else (_engine_medians(schema_id), RECORDED_ENGINE)
     rows: list[ProbeTiming] = []
     clock = time.perf_counter_ns if clock_name == "wall" else time.process_time_ns
     gc.collect()
@@ -114,6 +122,7 @@ def run_bench(schema_id: str, repeat: int, warmup: int = 3, clock_name: str = "w
             "cpus": os.cpu_count(),
             "python": platform.python_implementation() + " " + platform.python_version(),
         },
+        "engine_source": engine_source,
         "probes": [asdict(r) for r in rows],
         "total_kit_ms": total_kit,
         "total_engine_ms": total_engine,
@@ -130,6 +139,7 @@ def format_report(report: dict[str, Any]) -> str:
     lines = [f"schema {report['schema']}: median of {report['repeat']} extractions per probe, "
              f"{report['clock']} clock ({report['date']}, {report['machine']['python']}, "
              f"{report['machine']['cpus']} cpus)",
+             f"engine: {report['engine_source']}",
              f"{'probe':28s} {'kit ms':>9s} {'engine ms':>10s} {'ratio':>7s}"]
     for row in report["probes"]:
         engine = f"{row['engine_median_ms']:10.3f}" if row["engine_median_ms"] is not None else f"{'n/a':>10s}"
@@ -158,18 +168,36 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--schema", default="kcp-13", metavar="ID", help="feature schema (default kcp-13)")
     parser.add_argument("--repeat", type=int, default=50, metavar="N", help="timed extractions per probe")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    parser.add_argument("--engine-version", metavar="VERSION", default=None,
+                        help="also time the live engine VERSION (adapters/jvm) on the same probes in this run")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="wall (perf_counter, default) or cpu (process time: steadier on a busy machine)")
     parser.set_defaults(handler=run)
+
+
+def _live_engine(schema_id: str, version: str, repeat: int) -> tuple[dict[str, float], str] | None:
+    """The live engine's medians for the probes, or None (the recorded ones are used; the reason goes to stderr)."""
+    from contract.conformance import engine_bench, engine_build
+
+    engine_build.check_version(version)
+    medians, source = engine_bench.engine_medians(schema_id, probes(), version, repeat=repeat, warmup=ENGINE_WARMUP)
+    if medians is None:
+        print(f"bench: engine: recorded medians ({source})", file=sys.stderr)
+        return None
+    return medians, source
 
 
 def run(args: argparse.Namespace) -> int:
     if args.repeat < 1:
         print("bench: --repeat must be at least 1", file=sys.stderr)
         return EXIT_USAGE
+    live: tuple[dict[str, float], str] | None = None
     try:
-        report = run_bench(args.schema, args.repeat, clock_name=args.clock)
-    except UnknownSchemaError as exc:
+        schema(args.schema)
+        if args.engine_version is not None:
+            live = _live_engine(args.schema, args.engine_version, args.repeat)
+        report = run_bench(args.schema, args.repeat, clock_name=args.clock, live_engine=live)
+    except (UnknownSchemaError, ValueError) as exc:
         print(f"bench: {exc}", file=sys.stderr)
         return EXIT_USAGE
     print(json.dumps(report, indent=2) if args.json else format_report(report))

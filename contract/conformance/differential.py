@@ -20,7 +20,7 @@ import random
 import shlex
 import struct
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -35,6 +35,7 @@ DEFAULT_POSITIONS: Final = 2000
 DEFAULT_SEED: Final = 20261130
 GAME_TURNS: Final = 80
 SHOWN: Final = 40
+DEFAULT_TIMEOUT: Final = 120.0
 START_FEN: Final = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
@@ -121,24 +122,54 @@ def compare(probe: Probe, schema: registry.FeatureSchema, kit: Sequence[float], 
     tally.identical += 1
 
 
-def run(command: Sequence[str], probes: Sequence[Probe], schemas: Sequence[registry.FeatureSchema],
-        timeout: float) -> Tally:
-    from contract.features import extract_fen
+@dataclass(frozen=True)
+class Item:
+    """One comparison: a position, a schema, and the kit's vector for it (``None``: the kit refused it)."""
 
+    probe: Probe
+    schema: registry.FeatureSchema
+    kit: Sequence[float] | None
+    kit_error: str = ""
+
+
+def check(command: Sequence[str], items: Iterable[Item], timeout: float) -> Tally:
+    """Ask the engine adapter ``command`` for every item's vector and compare it with the kit's."""
     tally = Tally()
     with LiveAdapter("engine", command, timeout, cwd=data_root()) as adapter:
-        for number, probe in enumerate(probes):
-            for schema in schemas:
-                answer = adapter.ask({"id": f"differential/{number}/{schema.id}", "kind": "features",
-                                      "schemaId": schema.id, "fen": probe.fen, "side": probe.side})
-                try:
-                    kit = [float(v) for v in extract_fen(schema.id, probe.fen, probe.side).tolist()]
-                except ValueError as exc:  # the kit refuses a text the engine was asked about
-                    tally.vectors += 1
-                    tally.errors.append(f"ERROR {probe.label}: {probe.fen!r} schema {schema.id}: kit: {exc}")
-                    continue
-                compare(probe, schema, kit, answer, tally)
+        for number, item in enumerate(items):
+            answer = adapter.ask({"id": f"differential/{number}/{item.schema.id}", "kind": "features",
+                                  "schemaId": item.schema.id, "fen": item.probe.fen, "side": item.probe.side})
+            if item.kit is None:  # the kit refuses a text the engine was asked about
+                tally.vectors += 1
+                tally.errors.append(f"ERROR {item.probe.label}: {item.probe.fen!r} schema {item.schema.id}:"
+                                    f" kit: {item.kit_error}")
+                continue
+            compare(item.probe, item.schema, item.kit, answer, tally)
     return tally
+
+
+def kit_items(probes: Sequence[Probe], schemas: Sequence[registry.FeatureSchema]) -> Iterator[Item]:
+    """The kit's own vector for every probe and schema, extracted as it goes."""
+    from contract.features import extract_fen
+
+    for probe in probes:
+        for schema in schemas:
+            try:
+                vector = [float(v) for v in extract_fen(schema.id, probe.fen, probe.side).tolist()]
+            except ValueError as exc:
+                yield Item(probe, schema, None, str(exc))
+                continue
+            yield Item(probe, schema, vector)
+
+
+def report(tally: Tally) -> None:
+    for line in (tally.errors + tally.mismatches)[:SHOWN]:
+        print(line)
+    hidden = len(tally.errors) + len(tally.mismatches) - SHOWN
+    if hidden > 0:
+        print(f"... and {hidden} more")
+    print(f"{tally.vectors} vectors compared: {tally.identical} bit-identical, {len(tally.mismatches)} mismatched,"
+          f" {len(tally.errors)} error(s); {tally.unsupported} unsupported by the engine")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -155,7 +186,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f" {engine_build.DEFAULT_ENGINE_VERSION})")
     parser.add_argument("--require-engine", action="store_true",
                         help="fail (exit 1) instead of skipping when no live engine can be had")
-    parser.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS", help="per-answer timeout")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS", help="per-answer timeout")
 
 
 def _schemas(text: str | None) -> list[registry.FeatureSchema]:
@@ -170,14 +201,16 @@ def _schemas(text: str | None) -> list[registry.FeatureSchema]:
     return [known[s] for s in chosen]
 
 
-def _command(args: argparse.Namespace) -> tuple[tuple[str, ...] | None, str]:
-    given = args.command if args.command is not None else os.environ.get(env_variable("engine"), "")
+def engine_command(command: str | None, version: str) -> tuple[tuple[str, ...] | None, str]:
+    """(adapter command, what it is) from ``command``, ``$DICECHESS_CONFORMANCE_ENGINE`` or a build of
+    ``adapters/jvm`` for ``version``; (None, the reason) when there is no live engine."""
+    given = command if command is not None else os.environ.get(env_variable("engine"), "")
     if given.strip():
         return tuple(shlex.split(given)), f"adapter command {given.strip()!r}"
-    built = engine_build.build(args.engine_version)
+    built = engine_build.build(version)
     if built.command is None:
         return None, built.reason or "no reason given"
-    return built.command, f"{engine_build.ENGINE_ARTIFACT}:{args.engine_version} through adapters/jvm"
+    return built.command, f"{engine_build.ENGINE_ARTIFACT}:{version} through adapters/jvm"
 
 
 def main(args: argparse.Namespace) -> int:
@@ -189,7 +222,7 @@ def main(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    command, source = _command(args)
+    command, source = engine_command(args.command, args.engine_version)
     if command is None:
         print(f"SKIPPED: no live engine ({source})")
         return EXIT_FAILED if args.require_engine else EXIT_OK
@@ -197,13 +230,7 @@ def main(args: argparse.Namespace) -> int:
     print(f"differential: the kit against {source}: {len(probes)} positions"
           f" ({len(probes) - args.positions} probes, {args.positions} random, seed {args.seed})"
           f" x {len(schemas)} schemas", flush=True)
-    tally = run(command, probes, schemas, args.timeout)
-    for line in (tally.errors + tally.mismatches)[:SHOWN]:
-        print(line)
-    hidden = len(tally.errors) + len(tally.mismatches) - SHOWN
-    if hidden > 0:
-        print(f"... and {hidden} more")
-    print(f"{tally.vectors} vectors compared: {tally.identical} bit-identical, {len(tally.mismatches)} mismatched,"
-          f" {len(tally.errors)} error(s); {tally.unsupported} unsupported by the engine")
+    tally = check(command, kit_items(probes, schemas), args.timeout)
+    report(tally)
     print("PASS" if tally.ok else "FAIL")
     return EXIT_OK if tally.ok else EXIT_FAILED

@@ -22,6 +22,7 @@ from contract.core.resources import data_root
 ENGINE_ARTIFACT: Final = "com.fortemate:dicechess-engine_3"
 DEFAULT_ENGINE_VERSION: Final = "0.12.0"
 MAIN_CLASS: Final = "dicechesscontract.engine.EngineAdapter"
+TIMING_CLASS: Final = "dicechesscontract.engine.EngineTiming"
 BUILD_TIMEOUT: Final = 900.0
 _RELEASE = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+\Z")
 _ERROR_LINE = re.compile(r"^\[ERROR\]\s*(.+)$", re.MULTILINE)

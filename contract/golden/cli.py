@@ -4,6 +4,10 @@
   If a vector of an existing probe would change it prints the drift table and writes nothing (exit 1),
   unless ``--accept-drift`` gives a reason, which is appended with the cells to
   ``golden/drift-log.json``.
+* ``regenerate --from-engine VERSION`` first asks the live engine (adapters/jvm built against VERSION, or
+  ``DICECHESS_CONFORMANCE_ENGINE``) for every probe's vector of every generated vector file and compares
+  them bit for bit with the kit's; it writes only when every vector is identical (exit 1 otherwise, or
+  when no live engine can be had, with the reason).
 * ``check`` regenerates in memory and fails (exit 1) on any difference from the committed files, any
   stale generated file, any file breaking its JSON Schema, and any disagreement with a recorded corpus
   in ``golden/recorded/`` (float32 bits), printing what differs.
@@ -49,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     regen = sub.add_parser("regenerate", help="rewrite the corpus from the generators")
     regen.add_argument("--accept-drift", metavar="REASON",
                        help="accept changed vectors of existing probes; REASON goes into the drift log")
+    regen.add_argument("--from-engine", metavar="VERSION",
+                       help="check every generated vector against the live engine VERSION first; write only if"
+                            " all are bit-identical")
     sub.add_parser("check", help="fail if the committed corpus differs from the generators or a recording")
     rep = sub.add_parser("report", help="write a static HTML page of every probe")
     rep.add_argument("--output", metavar="DIR", required=True, help="directory to write index.html into")
@@ -140,8 +147,43 @@ def run_check(root: Path) -> int:
     return EXIT_OK
 
 
-def run_regenerate(root: Path, reason: str | None) -> int:
+def run_from_engine(generated: dict[str, bytes], version: str) -> int | None:
+    """Compare every generated vector with the live engine's; ``None`` when all are identical."""
+    from contract.conformance import differential, engine_build
+    from contract.core import registry
+
+    try:
+        engine_build.check_version(version)
+    except engine_build.EngineVersionError as exc:
+        print(f"python -m contract.golden regenerate: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    command, source = differential.engine_command(None, version)
+    if command is None:
+        _say(f"refused: no live engine {version} ({source}); nothing was written.")
+        return EXIT_FAILED
+    schemas = registry.feature_schemas()
+    items = []
+    for path in sorted(p for p in generated if p.startswith(drift.VECTOR_PREFIX)):
+        vectors = read(path, generated[path])
+        for probe in vectors.probes.values():
+            items.append(differential.Item(differential.Probe(f"{path} {probe.id}", probe.fen, probe.side),
+                                           schemas[vectors.schema], list(probe.features)))
+    progress.note(f"asking {source} for {len(items)} vectors")
+    tally = differential.check(command, items, differential.DEFAULT_TIMEOUT)
+    differential.report(tally)
+    if not tally.ok or tally.unsupported:
+        _say(f"refused: the kit's vectors are not all the engine's ({source}); nothing was written.")
+        return EXIT_FAILED
+    _say(f"all {tally.identical} generated vectors are bit-identical to {source}")
+    return None
+
+
+def run_regenerate(root: Path, reason: str | None, engine_version: str | None = None) -> int:
     generated = corpus.generate_all(root)
+    if engine_version is not None:
+        refused = run_from_engine(generated, engine_version)
+        if refused is not None:
+            return refused
     committed = corpus.read_committed(root, list(generated))
     cells = drift.vector_drift(committed, generated)
     log_file = root / corpus.DRIFT_LOG
@@ -203,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         if args.command == "regenerate":
-            return run_regenerate(root, args.accept_drift)
+            return run_regenerate(root, args.accept_drift, args.from_engine)
         if args.command == "check":
             return run_check(root)
         return run_report(root, args.output)

@@ -19,6 +19,7 @@ import pytest
 from contract.conformance import __main__ as cli
 from contract.conformance import differential, engine_build
 from contract.core import registry
+from contract.core.resources import data_root
 
 KIT_ADAPTER = f"{sys.executable} -m contract.conformance.adapter"
 HAS_JVM = shutil.which("java") is not None and shutil.which("mvn") is not None
@@ -181,3 +182,70 @@ def test_java_adapter_speaks_the_protocol_without_the_engine(capsys: pytest.Capt
     assert rows and all(r["unsupported"] == r["cases"] for r in rows)
     assert cli.main(["differential", "--no-probes", "--positions", "2", "--command", command]) == cli.EXIT_FAILED
     assert "14 unsupported by the engine" in capsys.readouterr().out
+
+
+# -- regenerate --from-engine -----------------------------------------------------------------------------
+
+def test_regenerate_from_engine_refuses_without_a_live_engine(monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from contract.golden import cli as golden_cli
+
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("DICECHESS_CONFORMANCE_ENGINE", raising=False)
+    status = golden_cli.main(["--quiet", "--root", str(data_root()), "regenerate", "--from-engine", "0.12.0"])
+    assert status == golden_cli.EXIT_FAILED
+    assert capsys.readouterr().out == ("refused: no live engine 0.12.0 (java and mvn not found on PATH);"
+                                       " nothing was written.\n")
+
+
+def test_regenerate_from_engine_refuses_a_differing_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from contract.golden import cli as golden_cli
+
+    monkeypatch.setenv("DICECHESS_CONFORMANCE_ENGINE", _flipped_adapter(tmp_path))
+    status = golden_cli.main(["--quiet", "--root", str(data_root()), "regenerate", "--from-engine", "0.12.0"])
+    out = capsys.readouterr().out
+    assert status == golden_cli.EXIT_FAILED
+    assert "MISMATCH golden/vectors/kcp-13.json start-w: " in out
+    assert "column king_capture_attack (#9)" in out
+    assert out.rstrip().endswith("nothing was written.")
+
+
+# -- bench beside the live engine ---------------------------------------------------------------------------
+
+def test_bench_falls_back_to_the_recorded_medians_with_the_reason(monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from contract.cli import main as contract_main
+
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert contract_main(["bench", "--schema", "rich-9-v1", "--repeat", "1", "--json",
+                          "--engine-version", "0.12.0"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ("bench: engine: recorded medians (no live engine 0.12.0: java and mvn not found"
+                            " on PATH)\n")
+    assert json.loads(captured.out)["engine_source"].startswith("recorded medians: engine 0.9.3")
+
+
+def test_bench_uses_live_medians_when_given() -> None:
+    from contract.cli.bench import format_report, probes, run_bench
+
+    medians = {p["id"]: 2.0 for p in probes()}
+    report = run_bench("rich-9-v1", repeat=1, warmup=0, live_engine=(medians, "live engine X"))
+    assert report["engine_source"] == "live engine X"
+    assert report["total_engine_ms"] == pytest.approx(2.0 * len(medians))
+    assert all(p["engine_median_ms"] == 2.0 for p in report["probes"])
+    assert "engine: live engine X" in format_report(report)
+
+
+@pytest.mark.skipif(not HAS_JVM, reason="needs java and mvn")
+def test_engine_timing_without_the_engine_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    from contract.conformance import engine_bench
+
+    protocol_only = engine_build.build("0.12.0", without_engine=True)
+    assert protocol_only.command is not None, protocol_only.reason
+    monkeypatch.setattr(engine_build, "build", lambda *_a, **_k: protocol_only)
+    probe = {"id": "start-w", "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", "side": "w"}
+    medians, why = engine_bench.engine_medians("kcp-13", [probe], "0.12.0", repeat=3, warmup=1)
+    assert medians is None
+    assert why == ("the engine cannot time start-w: the engine on the classpath has no extractor for feature"
+                   " schema 'kcp-13'")

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from contract.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from contract.core.consoletext import console_text
 from contract.core.resources import golden_dir
 from contract.features.dfen import parse_fen, side_from_text
 from contract.features.extractors import UnknownSchemaError, extract, schema
@@ -198,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
             live = _live_engine(args.schema, args.engine_version, args.repeat)
         report = run_bench(args.schema, args.repeat, clock_name=args.clock, live_engine=live)
     except (UnknownSchemaError, ValueError) as exc:
-        print(f"bench: {exc}", file=sys.stderr)
+        print(console_text(f"bench: {exc}"), file=sys.stderr)
         return EXIT_USAGE
     print(json.dumps(report, indent=2) if args.json else format_report(report))
     return EXIT_REFUSED if report["golden_mismatches"] else EXIT_OK

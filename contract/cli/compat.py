@@ -7,9 +7,9 @@ Exit 0 satisfied, 1 otherwise (excluded, blank or invalid), 2 usage. A constrain
 from __future__ import annotations
 
 import argparse
-import json
 
 from contract.cli import EXIT_OK, EXIT_REFUSED
+from contract.core.consoletext import console_json, console_text
 from contract.model.compatibility import evaluate
 
 
@@ -28,15 +28,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     verdict = evaluate(args.constraint, args.engine_version)
     if args.json:
-        print(json.dumps({
+        print(console_json({
             "ok": verdict.ok,
             "message": verdict.message,
             "outcome": str(verdict.outcome),
             "constraint": args.constraint,
             "engineVersion": args.engine_version,
-        }, ensure_ascii=False))
+        }))
     elif verdict.ok:
-        print(f"engineCompatibility '{args.constraint}' includes engine version '{args.engine_version}'")
+        print(console_text(f"engineCompatibility '{args.constraint}' includes engine version '{args.engine_version}'"))
     else:
-        print(f"refusing to serve: {verdict.message}")
+        print(console_text(f"refusing to serve: {verdict.message}"))
     return EXIT_OK if verdict.ok else EXIT_REFUSED

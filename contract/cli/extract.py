@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from contract.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from contract.core.consoletext import console_text
 from contract.core.stagedfile import StagedFile
 from contract.enrichment.command import (
     EXIT_INTERRUPTED,
@@ -129,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         schema(args.schema)
     except UnknownSchemaError as exc:
-        print(f"extract: {exc}", file=sys.stderr)
+        print(console_text(f"extract: {exc}"), file=sys.stderr)
         return EXIT_USAGE
     if args.side is not None and args.fen is None:
         print("extract: --side goes with --fen (rows carry their own 'side')", file=sys.stderr)
@@ -140,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output == "-":  # the usual spelling of stdout
         args.output = None
     if (misuse := bulk_misuse(args) or _stream_misuse(args)) is not None:
-        print(f"extract: {misuse}", file=sys.stderr)
+        print(console_text(f"extract: {misuse}"), file=sys.stderr)
         return EXIT_USAGE
     if wants_bulk(args):
         return run_bulk(args)
@@ -148,17 +149,17 @@ def run(args: argparse.Namespace) -> int:
         with terminate_as_interrupt():
             return _stream(args)
     except _Refused as exc:
-        print(f"extract: {exc}", file=sys.stderr)
+        print(console_text(f"extract: {exc}"), file=sys.stderr)
         return EXIT_REFUSED
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_REFUSED
     except OSError as exc:
-        print(f"extract: {describe_os_error(exc)}", file=sys.stderr)
+        print(console_text(f"extract: {describe_os_error(exc)}"), file=sys.stderr)
         return EXIT_REFUSED
     except KeyboardInterrupt:
         unwritten = f"; {args.output} was not written" if args.output else ""
-        print(f"extract: interrupted{unwritten}", file=sys.stderr)
+        print(console_text(f"extract: interrupted{unwritten}"), file=sys.stderr)
         return EXIT_INTERRUPTED
 
 
@@ -206,6 +207,6 @@ def _stream(args: argparse.Namespace) -> int:
                 continue
             refused += 1
             where = "--fen" if args.fen is not None else f"line {line}"
-            print(f"extract: {where} (id {quote(result.id)}): {result.error}", file=sys.stderr)
+            print(console_text(f"extract: {where} (id {quote(result.id)}): {result.error}"), file=sys.stderr)
         out.flush()
     return EXIT_REFUSED if refused else EXIT_OK

@@ -6,10 +6,10 @@ See :mod:`contract.model.builder` for the staging protocol. Exit 0 published, 1 
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from contract.cli import EXIT_OK, EXIT_REFUSED
+from contract.core.consoletext import console_json, console_text
 from contract.core.refusal import Refusal
 from contract.core.registry import schema_ids
 from contract.model.builder import PackageSpec, build_package
@@ -67,14 +67,15 @@ def run_build(args: argparse.Namespace) -> int:
     result = build_package(spec, args.out, args.engine_version)
     if isinstance(result, Refusal):
         if args.json:
-            print(json.dumps({"ok": False, "message": result.message}, ensure_ascii=False))
+            print(console_json({"ok": False, "message": result.message}))
         else:
-            print(result.message)
+            print(console_text(result.message))
         return EXIT_REFUSED
     m = result.manifest
     if args.json:
-        print(json.dumps({"ok": True, "message": None, "package": str(args.out),
+        print(console_json({"ok": True, "message": None, "package": str(args.out),
                           "manifestVersion": m.manifest_version, "modelSha256": m.model_sha256}))
     else:
-        print(f"published {args.out}: manifest {m.manifest_version}, {m.model_role}, {m.feature_schema.id}")
+        print(console_text(f"published {args.out}: manifest {m.manifest_version}, {m.model_role},"
+                           f" {m.feature_schema.id}"))
     return EXIT_OK

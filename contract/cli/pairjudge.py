@@ -9,13 +9,13 @@ loading without its label order and packer config). ``--json`` prints
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from contract.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core import strictjson
+from contract.core.consoletext import console_json, console_text
 from contract.pairjudge import LAYERS, Verdict, verify_bundle
 
 
@@ -56,8 +56,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _usage(args: argparse.Namespace, message: str) -> int:
     if args.json:
-        print(json.dumps(Verdict(False, message).to_json(), ensure_ascii=False))
-    print(f"usage error: {message}", file=sys.stderr)
+        print(console_json(Verdict(False, message).to_json()))
+    print(console_text(f"usage error: {message}"), file=sys.stderr)
     return EXIT_USAGE
 
 
@@ -90,12 +90,12 @@ def run(args: argparse.Namespace) -> int:
     if verdict.stage == "arguments":
         return _usage(args, verdict.message or "invalid arguments")
     if args.json:
-        print(json.dumps(verdict.to_json(), ensure_ascii=False))
+        print(console_json(verdict.to_json()))
     else:
         for warning in verdict.warnings:
-            print(f"warning: {warning}")
+            print(console_text(f"warning: {warning}"))
         if verdict.ok:
-            print(f"pairjudge bundle {args.bundle} verified ({args.layer} layer)")
+            print(console_text(f"pairjudge bundle {args.bundle} verified ({args.layer} layer)"))
         else:
-            print(f"refused: {verdict.message}")
+            print(console_text(f"refused: {verdict.message}"))
     return EXIT_OK if verdict.ok else EXIT_REFUSED

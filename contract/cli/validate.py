@@ -7,10 +7,10 @@ included); then the graph is opened and the tensor contract checked, as a sessio
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from contract.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from contract.core.consoletext import console_json, console_text
 from contract.core.refusal import Refusal
 from contract.model.manifest_schema import known_roles
 from contract.model.package import ModelPackage
@@ -62,24 +62,24 @@ def run(args: argparse.Namespace) -> int:
     else:
         loaded = ModelPackage.load(args.package, args.engine_version, args.role)
     if not isinstance(loaded, Refusal):
-        graph_refusal = check_graph(loaded.model_path, loaded.manifest)
+        graph_refusal = check_graph(loaded.model_bytes, loaded.manifest)
         if graph_refusal is not None:
             loaded = graph_refusal.prefixed(loaded.model_text)
     if isinstance(loaded, Refusal):
         if args.json:
-            print(json.dumps({"ok": False, "message": loaded.message}, ensure_ascii=False))
+            print(console_json({"ok": False, "message": loaded.message}))
         else:
-            print(f"refusing to serve: {loaded.message}")
+            print(console_text(f"refusing to serve: {loaded.message}"))
         return EXIT_REFUSED
     summary = _summary(loaded)
     if args.json:
-        print(json.dumps({"ok": True, "message": None, **summary}, ensure_ascii=False))
+        print(console_json({"ok": True, "message": None, **summary}))
     else:
-        print(
+        print(console_text(
             f"serving {summary['modelId']}: {summary['modelRole']}, {summary['featureSchema']} "
             f"({summary['featureCount']} features), input '{summary['inputName']}' -> "
             f"output '{summary['outputName']}', engine {args.engine_version}"
-        )
+        ))
     return EXIT_OK
 
 

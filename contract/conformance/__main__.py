@@ -17,7 +17,6 @@ Exit status: 0 when every disagreement is listed in the known-divergences file a
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import sys
 from collections.abc import Sequence
@@ -37,6 +36,7 @@ from contract.conformance.runner import (
     resolve,
     run,
 )
+from contract.core.consoletext import console_json, console_text
 from contract.core.streams import make_streams_safe
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -92,12 +92,12 @@ def live_engine(implementations: list[Implementation], spec: Sequence[str], vers
         if impl.name == "engine" and impl.mode == RECORDED and not forced:
             built = engine_build.build(version)
             if built.command is not None:
-                print(f"engine: live, adapters/jvm built against {engine_build.ENGINE_ARTIFACT}:{version}",
-                      file=sys.stderr)
+                print(console_text(f"engine: live, adapters/jvm built against"
+                                   f" {engine_build.ENGINE_ARTIFACT}:{version}"), file=sys.stderr)
                 chosen = Implementation("engine", LIVE, built.command)
             else:
-                print(f"engine: recorded (no live engine {version}: {built.reason}; set"
-                      f" {env_variable('engine')} to an adapter command to run one)", file=sys.stderr)
+                print(console_text(f"engine: recorded (no live engine {version}: {built.reason}; set"
+                                   f" {env_variable('engine')} to an adapter command to run one)"), file=sys.stderr)
         out.append(chosen)
     return out
 
@@ -106,10 +106,10 @@ def engine_build_main(version: str, without_engine: bool) -> int:
     try:
         built = engine_build.build(version, without_engine=without_engine)
     except engine_build.EngineVersionError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(console_text(f"error: {exc}"), file=sys.stderr)
         return EXIT_USAGE
     if built.command is None:
-        print(f"error: {built.reason}", file=sys.stderr)
+        print(console_text(f"error: {built.reason}"), file=sys.stderr)
         return EXIT_FAILED
     print(shlex.join(built.command))
     return EXIT_OK
@@ -130,11 +130,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.engine_version is not None:
             engine_build.check_version(args.engine_version)
     except (UsageError, engine_build.EngineVersionError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(console_text(f"error: {exc}"), file=sys.stderr)
         return EXIT_USAGE
     html_problem = None if args.html is None else matrixpage.target_problem(args.html)
     if html_problem is not None:
-        print(f"error: --html {args.html}: {html_problem}", file=sys.stderr)
+        print(console_text(f"error: --html {args.html}: {html_problem}"), file=sys.stderr)
         return EXIT_USAGE
     if args.engine_version is not None:
         implementations = live_engine(implementations, args.impl, args.engine_version)
@@ -146,17 +146,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         cases = load_cases(kinds)
         known = divergence_file.load(args.divergences)
     except (CorpusError, divergence_file.DivergenceFileError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(console_text(f"error: {exc}"), file=sys.stderr)
         return EXIT_FAILED
     outcome = run(implementations, cases, kinds, known, timeout=args.timeout)
     if args.html is not None:
         try:
             matrixpage.write(args.html, outcome, args.divergences or divergence_file.default_path())
         except OSError as exc:
-            print(f"error: --html {args.html}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+            print(console_text(f"error: --html {args.html}: cannot write: {exc.strerror or exc}"), file=sys.stderr)
             return EXIT_FAILED
     if args.json:
-        sys.stdout.write(json.dumps(as_json(outcome), indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(console_json(as_json(outcome), indent=2) + "\n")
     else:
         sys.stdout.write(as_text(outcome))
     return EXIT_OK if outcome.ok else EXIT_FAILED

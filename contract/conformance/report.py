@@ -2,7 +2,9 @@
 
 Text for people (the matrix, then every listed divergence with its reason, every unlisted
 disagreement with expected and got, every stale entry) and JSON for machines (``--json``). Strings are
-shown with ``repr``-style escapes so a NBSP, a tab or a trailing newline is visible.
+shown with ``repr``-style escapes so a NBSP, a tab or a trailing newline is visible; in the text a string
+longer than :data:`~contract.core.consoletext.CUT_AT` characters is cut, with its length shown, and every
+line goes through :func:`~contract.core.consoletext.console_text`. The JSON keeps every value whole.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any, Final
 from contract.conformance.corpus import KINDS, Expected
 from contract.conformance.divergences import Divergence
 from contract.conformance.runner import Result, Run
+from contract.core.consoletext import CUT_AT, console_text, cut
 
 COLUMNS: Final = ("implementation", "mode", "kind", "cases", "agree", "listed", "unlisted", "unsupported",
                   "error")
@@ -22,8 +25,9 @@ HEADERS: Final = {"unlisted": "UNLISTED"}  # shouted in the text matrix: these f
 
 
 def _show(value: Any) -> str:
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=True)
+    if isinstance(value, str):  # a long text is cut, its length shown (a 900 KB message is one line here)
+        shown = json.dumps(value[:CUT_AT], ensure_ascii=True)
+        return shown if len(value) <= CUT_AT else f"{shown}... ({len(value)} characters)"
     return json.dumps(value)
 
 
@@ -47,7 +51,7 @@ def expected_text(expected: Expected, keys: tuple[str, ...]) -> str:
 
 def got_text(result: Result) -> str:
     if result.got.get("status") == "error":
-        return f"error: {result.got.get('message')}"
+        return f"error: {cut(str(result.got.get('message')))}"
     return _fields(result.got, result.compared or None)
 
 
@@ -147,4 +151,4 @@ def as_text(run: Run) -> str:
     verdict = "PASS" if run.ok else "FAIL"
     lines += ["", f"{verdict}: {len(run.unlisted)} unlisted disagreement(s), {len(run.stale)} stale entr(y/ies),"
                   f" {len(run.listed)} listed divergence(s)."]
-    return "\n".join(lines) + "\n"
+    return "\n".join(console_text(line) for line in lines) + "\n"

@@ -51,10 +51,12 @@ class StagedFile:
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         try:
-            if exc_type is None:
-                self.handle.flush()
-                os.fsync(self.handle.fileno())
-            self.handle.close()
+            try:
+                if exc_type is None:
+                    self.handle.flush()
+                    os.fsync(self.handle.fileno())
+            finally:  # closed even when the flush or the fsync fails (a full disk)
+                self.handle.close()
         except BaseException:
             self.discard()
             raise
@@ -74,8 +76,17 @@ class StagedFile:
 
 
 def write_atomic(path: Path, data: bytes | str) -> None:
-    """Write ``data`` to ``path`` via a temporary sibling and a rename: never half-written."""
+    """Write ``data`` to ``path`` via a temporary sibling and a rename: never half-written.
+
+    A failure names ``path`` (an ``OSError`` from a write or fsync carries no file name of its own), so a
+    full disk says which file it stopped.
+    """
     staged = StagedFile(path)
-    with staged as handle:
-        handle.write(data.encode("utf-8") if isinstance(data, str) else data)
-    staged.publish()
+    try:
+        with staged as handle:
+            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+        staged.publish()
+    except OSError as exc:
+        if exc.filename is not None:
+            raise
+        raise OSError(exc.errno, exc.strerror or exc.__class__.__name__, str(path)) from exc

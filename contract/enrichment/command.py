@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from contract.core.consoletext import console_text
 from contract.enrichment.parts import parts_dir
 from contract.enrichment.pipeline import DEFAULT_CHUNK_SIZE, FORMATS, Options, enrich_file
 from contract.enrichment.rows import EnrichmentError, OptionError
@@ -125,20 +126,20 @@ def run_bulk(args: argparse.Namespace) -> int:
         with terminate_as_interrupt():
             summary = enrich_file(options)
     except OptionError as exc:
-        print(f"extract: {exc}", file=sys.stderr)
+        print(console_text(f"extract: {exc}"), file=sys.stderr)
         return EXIT_USAGE
     except EnrichmentError as exc:
-        print(f"extract: {exc}", file=sys.stderr)
+        print(console_text(f"extract: {exc}"), file=sys.stderr)
         return EXIT_REFUSED
     except OSError as exc:  # unwritable output, disk full, …
-        print(f"extract: {describe_os_error(exc)}", file=sys.stderr)
+        print(console_text(f"extract: {describe_os_error(exc)}"), file=sys.stderr)
         return EXIT_REFUSED
     except KeyboardInterrupt:
-        print(f"extract: interrupted; finished chunks are kept in {parts_dir(options.output)}:"
-              " rerun with --resume to continue", file=sys.stderr)
+        print(console_text(f"extract: interrupted; finished chunks are kept in {parts_dir(options.output)}:"
+                           " rerun with --resume to continue"), file=sys.stderr)
         return EXIT_INTERRUPTED
     if summary.rejected or not options.quiet:
         resumed = f" ({summary.resumed} input rows were done before --resume)" if summary.resumed else ""
-        print(f"extract: wrote {summary.rows} rows to {summary.output}{resumed}; {summary.rejected}"
-              f" rejected (see {summary.rejects})", file=sys.stderr)
+        print(console_text(f"extract: wrote {summary.rows} rows to {summary.output}{resumed}; {summary.rejected}"
+                           f" rejected (see {summary.rejects})"), file=sys.stderr)
     return EXIT_REFUSED if summary.rejected else EXIT_OK

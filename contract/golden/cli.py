@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from contract.core import provenance
+from contract.core.consoletext import console_text
 from contract.core.stagedfile import write_atomic
 from contract.core.streams import make_streams_safe
 from contract.golden import corpus, drift, progress, recorded, report, validation
@@ -241,7 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         root = corpus.find_root(args.root)
     except corpus.CorpusError as exc:
-        print(f"python -m contract.golden: {exc}", file=sys.stderr)
+        print(console_text(f"python -m contract.golden: {exc}"), file=sys.stderr)
         return EXIT_USAGE
     try:
         if args.command == "regenerate":
@@ -250,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_check(root)
         return run_report(root, args.output)
     except (corpus.CorpusError, VectorFileError, OSError) as exc:
-        print(f"python -m contract.golden {args.command}: {exc}", file=sys.stderr)
+        print(console_text(f"python -m contract.golden {args.command}: {exc}"), file=sys.stderr)
         return EXIT_FAILED
     finally:
         progress.enable(False)

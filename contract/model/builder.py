@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import math
 import os
 import secrets
@@ -38,8 +39,8 @@ from contract.core.stagedfile import sync_path, write_atomic
 from contract.model.compatibility import INT_MAX, Version, evaluate, parse_constraint
 from contract.model.manifest import DEFAULTS
 from contract.model.manifest_schema import known_roles
-from contract.model.package import MANIFEST_FILE_NAME, MODEL_FILE_NAME, ModelPackage, sha256_file
-from contract.model.tensors import check_graph, open_session, runtime_message
+from contract.model.package import MANIFEST_FILE_NAME, MODEL_FILE_NAME, ModelPackage
+from contract.model.tensors import check_graph, open_session, read_graph
 
 REFUSAL_FILE: Final = "REFUSED.txt"
 VALUE_ROLE: Final = "position-value"
@@ -61,12 +62,11 @@ class PackageSpec:
     evaluation_profile: str | None = None
 
 
-def _graph_tensor_names(model: Path) -> tuple[str, str] | Refusal:
+def _graph_tensor_names(model: Path, graph: bytes) -> tuple[str, str] | Refusal:
     """The graph's single input and output names; defaults when it has several (the contract refuses)."""
-    try:
-        session = open_session(model)
-    except Exception as exc:  # onnxruntime's own exception types
-        return Refusal(f"{model}: cannot read the ONNX graph: {runtime_message(exc)}")
+    session = open_session(graph)
+    if isinstance(session, Refusal):
+        return session.prefixed(str(model))
     inputs, outputs = session.get_inputs(), session.get_outputs()
     input_name = inputs[0].name if len(inputs) == 1 else DEFAULTS["inputName"]
     output_name = outputs[0].name if len(outputs) == 1 else DEFAULTS["outputName"]
@@ -161,7 +161,7 @@ def _validate(staged: Path, engine_version: str, role: str) -> Refusal | None:
     loaded = ModelPackage.load(staged, engine_version, role)
     if isinstance(loaded, Refusal):
         return loaded
-    graph = check_graph(loaded.model_path, loaded.manifest)
+    graph = check_graph(loaded.model_bytes, loaded.manifest)
     return None if graph is None else graph.prefixed(loaded.model_text)
 
 
@@ -227,13 +227,14 @@ def _build(spec: PackageSpec, out: Path, engine_version: str | None) -> ModelPac
     host = engine_version if engine_version is not None else witness_version(spec.engine_compatibility)
     if isinstance(host, Refusal):
         return host.prefixed(f"refusing to publish {out}")
-    names = _graph_tensor_names(model)
-    if isinstance(names, Refusal):
-        return names.prefixed(f"refusing to publish {out}")
-    try:
-        digest = sha256_file(model)
+    try:  # read once: the bytes inspected, digested and staged are the same bytes
+        graph = read_graph(model)
     except OSError as exc:
         return Refusal(f"refusing to publish {out}: cannot digest {model}: {exc.strerror}")
+    names = _graph_tensor_names(model, graph)
+    if isinstance(names, Refusal):
+        return names.prefixed(f"refusing to publish {out}")
+    digest = hashlib.sha256(graph).hexdigest()
     document = manifest_document(spec, digest, names)
     if isinstance(document, Refusal):
         return document.prefixed(f"refusing to publish {out}")
@@ -241,8 +242,7 @@ def _build(spec: PackageSpec, out: Path, engine_version: str | None) -> ModelPac
     staged = out.with_name(f".{out.name}.tmp-{secrets.token_hex(6)}")
     staged.mkdir()
     try:
-        shutil.copyfile(model, staged / MODEL_FILE_NAME)
-        sync_path(staged / MODEL_FILE_NAME)
+        write_atomic(staged / MODEL_FILE_NAME, graph)  # synced
         write_atomic(staged / MANIFEST_FILE_NAME, strictjson.dumps(document))  # synced
         sync_path(staged)
         refusal = _validate(staged, host, spec.role)

@@ -85,9 +85,62 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
+def _real(path: Path) -> str:
+    return os.path.realpath(path)
+
+
+def _inside(path: Path, root: Path | None) -> bool:
+    """Whether ``path`` resolves (links followed) to a name strictly inside the directory ``root``.
+
+    ``None`` means no package directory (``load_files``): any path is the caller's choice.
+    """
+    if root is None:
+        return True
+    try:
+        real, base = _real(path), _real(root)
+    except (OSError, ValueError):
+        return False
+    return real != base and os.path.commonpath([real, base]) == base
+
+
+def _still_inside(handle: BinaryIO, path: Path, root: Path | None) -> bool:
+    """The opened file is the file ``path`` resolves to inside ``root`` (no link swapped in meanwhile)."""
+    if root is None:
+        return True
+    if not _inside(path, root):
+        return False
+    opened = os.fstat(handle.fileno())
+    try:
+        named = os.stat(_real(path))
+    except OSError:
+        return False
+    return (opened.st_dev, opened.st_ino) == (named.st_dev, named.st_ino)
+
+
+def outside_message(text: str) -> str:
+    """Names the link, says nothing of where it points (not even whether that exists)."""
+    return f"{text}: resolves outside the package directory (a package is self-contained)"
+
+
+class _Outside(Exception):
+    """A file that was inside at the check and is a link to elsewhere when opened."""
+
+
+def _read(path: Path, root: Path | None, limit: int | None = None) -> bytes:
+    """The bytes of a regular file inside ``root``, read through one descriptor (raises OSError, _Outside)."""
+    with open_regular(path) as handle:
+        if not _still_inside(handle, path, root):
+            raise _Outside
+        return handle.read() if limit is None else handle.read(limit)
+
+
 @dataclass(frozen=True)
 class ModelPackage:
-    """A package whose manifest passed every check and whose model matches its digest."""
+    """A package whose manifest passed every check and whose model matches its digest.
+
+    ``model_bytes`` are the bytes that were digested; a session is built from them, never by reopening
+    ``model_path`` (a file replaced after the check is not what the digest vouched for).
+    """
 
     model_path: Path
     manifest_path: Path
@@ -96,6 +149,7 @@ class ModelPackage:
     # The paths as the caller wrote them, rendered as the engine renders them (message prefixes).
     model_text: str = field(default="", compare=False)
     manifest_text: str = field(default="", compare=False)
+    model_bytes: bytes = field(default=b"", compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.model_text:
@@ -111,10 +165,14 @@ class ModelPackage:
     def load(
         cls, directory: PathLike, engine_version: str, expected_role: str | None = None
     ) -> ModelPackage | Refusal:
-        """Load ``directory/model.onnx`` described by ``directory/manifest.json``."""
+        """Load ``directory/model.onnx`` described by ``directory/manifest.json``.
+
+        A package is a directory: a name that resolves outside it (a symbolic link to elsewhere) is
+        refused, named, with nothing disclosed about what it points to.
+        """
         base = path_text(directory)
-        return cls.load_files(_resolve_text(base, MODEL_FILE_NAME), _resolve_text(base, MANIFEST_FILE_NAME),
-                              engine_version, expected_role)
+        return cls._load(_resolve_text(base, MODEL_FILE_NAME), _resolve_text(base, MANIFEST_FILE_NAME),
+                         engine_version, expected_role, Path(directory))
 
     @classmethod
     def load_files(
@@ -124,16 +182,36 @@ class ModelPackage:
         engine_version: str,
         expected_role: str | None = None,
     ) -> ModelPackage | Refusal:
-        """Load a model and a manifest from two arbitrary paths."""
+        """Load a model and a manifest from two arbitrary paths.
+
+        There is no package directory here: the caller named both files, links are followed as for any
+        path the caller gives. Read-once and self-containment of the graph hold as for :meth:`load`.
+        """
+        return cls._load(model, manifest, engine_version, expected_role, None)
+
+    @classmethod
+    def _load(
+        cls,
+        model: PathLike,
+        manifest: PathLike,
+        engine_version: str,
+        expected_role: str | None,
+        root: Path | None,
+    ) -> ModelPackage | Refusal:
         model_path, manifest_path = Path(model), Path(manifest)
         model_text, manifest_text = path_text(model), path_text(manifest)
+        if not _inside(model_path, root):
+            return Refusal(outside_message(model_text))
         if not _readable_file(model_path):
             return Refusal(f"{model_text}: model file not readable")
+        if not _inside(manifest_path, root):
+            return Refusal(outside_message(manifest_text))
         if not _readable_file(manifest_path):
             return Refusal(f"{manifest_text}: manifest file not readable")
         try:
-            with open_regular(manifest_path) as handle:
-                data = handle.read(MAX_BYTES + 1)
+            data = _read(manifest_path, root, MAX_BYTES + 1)
+        except _Outside:
+            return Refusal(outside_message(manifest_text))
         except OSError as exc:
             return Refusal(f"{manifest_text}: cannot be read: {_io_message(exc)}")
         if len(data) > MAX_BYTES:
@@ -145,10 +223,13 @@ class ModelPackage:
         assert result.manifest is not None
 
         try:
-            actual = sha256_file(model_path)
+            graph = _read(model_path, root)
+        except _Outside:
+            return Refusal(outside_message(model_text))
         except OSError as exc:
             return Refusal(f"{model_text}: cannot digest {model_text}: {_io_message(exc)}")
+        actual = hashlib.sha256(graph).hexdigest()
         declared = result.manifest.model_sha256
         if declared.lower() != actual:
             return Refusal(f"{model_text}: model SHA-256 mismatch: manifest {declared}, file {actual}")
-        return cls(model_path, manifest_path, result.manifest, engine_version, model_text, manifest_text)
+        return cls(model_path, manifest_path, result.manifest, engine_version, model_text, manifest_text, graph)

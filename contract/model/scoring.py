@@ -1,6 +1,7 @@
 """Scoring a package: an ONNX Runtime session opened only after the tensor contract holds.
 
-:meth:`Scorer.from_package` opens the session, runs :func:`contract.model.tensors.check_session` and closes
+:meth:`Scorer.from_package` opens the session from the package's digested bytes (never by
+path), runs :func:`contract.model.tensors.check_session` and closes
 the session on failure, returning a :class:`~contract.core.refusal.Refusal`. :meth:`Scorer.score` feeds a
 ``[n, F]`` float32 array by the manifest's ``inputName`` and refuses (raises :class:`ScoringError`)
 a wrong dtype, width or rank, non-finite features, a wrong output shape or a non-finite output. Scores
@@ -31,10 +32,9 @@ class Scorer:
 
     @classmethod
     def from_package(cls, package: ModelPackage) -> Scorer | Refusal:
-        try:
-            session = open_session(package.model_path)
-        except Exception as exc:  # onnxruntime's own exception types
-            return Refusal(f"cannot read the ONNX graph: {runtime_message(exc)}")
+        session = open_session(package.model_bytes)  # the bytes that were digested, never the path again
+        if isinstance(session, Refusal):
+            return session
         refusal = check_session(session, package.manifest)
         if refusal is not None:
             del session

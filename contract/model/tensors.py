@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 from contract.core.refusal import Refusal
+from contract.model.externaldata import external_data_refusal
 from contract.model.manifest import Manifest
 from contract.model.package import open_regular
 
@@ -104,38 +105,45 @@ def check_session(session: SessionLike, manifest: Manifest) -> Refusal | None:
     )
 
 
-def _session_source(model_path: Path) -> str | bytes:
-    """What to hand ONNX Runtime: the path, or the graph's bytes when the path is not UTF-8 text.
+def read_graph(model_path: Path) -> bytes:
+    """The graph's bytes, read once from a regular file (raises OSError; never blocks on a FIFO)."""
+    with open_regular(model_path) as handle:
+        return handle.read()
 
-    ONNX Runtime's Python binding takes a path only as UTF-8 text; a path holding bytes that are not
-    UTF-8 (which Python carries as lone surrogates) would be refused as a bad argument, not opened.
+
+def open_session(graph: bytes) -> Any | Refusal:
+    """An ONNX Runtime CPU session built from ``graph``'s bytes, or why none is opened.
+
+    Always from bytes, never by path: the bytes inspected (and digested, for a package) are the bytes
+    served, and a path's file could change in between. A graph that keeps tensor data in another file
+    is refused before ONNX Runtime sees it (:mod:`contract.model.externaldata`): given bytes, ONNX
+    Runtime would resolve such a file against the working directory.
     """
-    text = str(model_path)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        with open_regular(model_path) as handle:  # never blocks on a FIFO
-            return handle.read()
-    return text
-
-
-def open_session(model_path: Path) -> Any:
-    """An ONNX Runtime CPU session for ``model_path`` (raises on an unreadable graph)."""
+    refusal = external_data_refusal(graph)
+    if refusal is not None:
+        return refusal
     import onnxruntime
 
     options = onnxruntime.SessionOptions()
     options.log_severity_level = 3
-    return onnxruntime.InferenceSession(
-        _session_source(model_path), sess_options=options, providers=["CPUExecutionProvider"]
-    )
-
-
-def check_graph(model_path: Path, manifest: Manifest) -> Refusal | None:
-    """Open ``model_path`` and run the contract; ``None`` when it serves ``manifest``."""
     try:
-        session = open_session(model_path)
+        return onnxruntime.InferenceSession(graph, sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types for bad graphs
         return Refusal(f"cannot read the ONNX graph: {runtime_message(exc)}")
+
+
+def check_graph(model: Path | bytes, manifest: Manifest) -> Refusal | None:
+    """Open the graph (a path, read once, or its bytes) and run the contract; ``None`` when it serves."""
+    if isinstance(model, bytes):
+        graph = model
+    else:
+        try:
+            graph = read_graph(model)
+        except OSError as exc:
+            return Refusal(f"cannot read the ONNX graph: {exc.strerror or exc.__class__.__name__}")
+    session = open_session(graph)
+    if isinstance(session, Refusal):
+        return session
     try:
         return check_session(session, manifest)
     finally:

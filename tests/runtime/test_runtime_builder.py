@@ -173,10 +173,10 @@ def test_a_write_that_fails_midway_is_refused_and_the_stage_removed(tmp_path: Pa
     import errno
     import os
 
-    def full_disk(source: Path, target: Path) -> None:
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(target))
+    def full_disk(fd: int) -> None:  # the disk fills when the staged model is flushed: no file name given
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("contract.model.builder.shutil.copyfile", full_disk)
+    monkeypatch.setattr("contract.core.stagedfile.os.fsync", full_disk)
     out = tmp_path / "pkg"
     result = build_package(spec(graphs["value"]), out)
     assert isinstance(result, Refusal)
@@ -271,7 +271,8 @@ def test_what_is_published_is_synced_before_and_after_the_rename(tmp_path: Path,
     assert isinstance(build_package(spec(graphs["value"]), out), ModelPackage)
     published = events.index(f"rename {out}")
     before = [e.rsplit("/", 1)[-1] for e in events[:published] if e.startswith("sync ")]
-    assert "model.onnx" in before and any(e.startswith(".pkg.tmp-") for e in before)  # the stage and its model
+    assert any(e.startswith(".model.onnx.tmp-") for e in before)                      # the model, before its rename
+    assert any(e.startswith(".pkg.tmp-") for e in before)                             # the stage
     assert any(e.startswith(".manifest.json.tmp-") for e in before)                   # the manifest, before its rename
     assert events[published + 1:] == [f"sync {tmp_path}"]                              # the directory holding the name
 

@@ -1,0 +1,58 @@
+"""Self-containment of a graph: no tensor of ``model.onnx`` may keep its data in another file.
+
+The manifest's one digest covers ``model.onnx`` alone. ONNX lets a tensor say "my bytes are in
+``weights.bin``" (``data_location = EXTERNAL`` with a ``location`` entry); ONNX Runtime then reads that
+file when the session opens — relative to the model's directory when given a path, and relative to
+the *working directory* when given bytes (observed with onnxruntime 1.32). Either way a file the digest
+never saw would be served, so such a graph is refused before ONNX Runtime sees it.
+
+The walk covers every tensor the protobuf holds, wherever it sits (initializers, sparse initializers,
+``Constant`` attributes, subgraphs, functions, training info): it descends into every message field
+generically, so a tensor in a place added by a later ONNX version is still seen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from onnx import ModelProto, TensorProto
+
+from contract.core.refusal import Refusal
+
+NOT_SELF_CONTAINED = (
+    "the ONNX graph is not self-contained: tensor '{name}' keeps its data in an external file"
+    " (the manifest's digest covers model.onnx alone)"
+)
+
+
+def _tensors(root: ModelProto) -> Iterator[TensorProto]:
+    pending: list[Any] = [root]  # protobuf messages
+    while pending:
+        current = pending.pop()
+        if isinstance(current, TensorProto):
+            yield current
+            continue
+        for descriptor, value in current.ListFields():
+            if descriptor.message_type is None:
+                continue
+            if hasattr(value, "ListFields"):  # one message; otherwise a repeated field of them
+                pending.append(value)
+            else:
+                pending.extend(value)
+
+
+def external_data_refusal(graph: bytes) -> Refusal | None:
+    """``None`` when every tensor of the serialized model holds its own data; otherwise why not.
+
+    A model the protobuf reader cannot parse is refused here too (fail closed): nothing is handed to
+    ONNX Runtime that was not inspected.
+    """
+    try:
+        model = ModelProto.FromString(graph)
+    except Exception as exc:  # protobuf's DecodeError (untyped), or a nesting too deep for the parser
+        return Refusal(f"cannot read the ONNX graph: {str(exc).strip() or exc.__class__.__name__}")
+    for tensor in _tensors(model):
+        if tensor.data_location == TensorProto.EXTERNAL or len(tensor.external_data) > 0:
+            return Refusal(NOT_SELF_CONTAINED.format(name=tensor.name))
+    return None

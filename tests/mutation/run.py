@@ -1,0 +1,171 @@
+"""Mutation testing on demand (issue 16): ``python -m tests.mutation.run [GROUP ...]`` (or ``tox -e mutation``).
+
+For each group of ``tests/mutation/modules.toml`` it lays a scratch copy of the checkout, writes the
+group's mutmut configuration there (the modules to mutate, the group's own test directory), runs
+``mutmut run`` and reads the verdict of every mutant from mutmut's ``.meta`` files. The mutants are
+split, by a seeded hash of their names, into a *tuning* sample (what tests were written against) and a
+*review* sample kept aside; both are scored. Equivalent mutants (``tests/mutation/equivalent.toml``,
+each with its reason) are left out of the scores. The summary is printed and written as JSON
+(``--report``). Nothing in the checkout is modified; the scratch copy is removed unless ``--keep``.
+
+mutmut runs one mutant at a time per child (``--max-children``, default 1: the machine is shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+REPO: Final = Path(__file__).resolve().parents[2]
+HERE: Final = Path(__file__).resolve().parent
+COPIED: Final = ("contract", "tests", "schema", "grammar", "golden", "generators", "pyproject.toml")
+KILLED: Final = frozenset({"killed", "timeout", "caught by type check", "segfault"})
+REVIEW_SHARE: Final = 3  # one mutant in three, by hash, is kept for review
+
+
+@dataclass(frozen=True)
+class Group:
+    name: str
+    tests: list[str]
+    exclude_tests: list[str]
+    modules: list[str]
+
+
+def load_groups(path: Path = HERE / "modules.toml") -> dict[str, Group]:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return {name: Group(name, g["tests"], g.get("exclude_tests", []), g["modules"])
+            for name, g in data["groups"].items()}
+
+
+def load_equivalent(path: Path = HERE / "equivalent.toml") -> dict[str, str]:
+    """Mutant name -> why it cannot change behaviour."""
+    if not path.exists():
+        return {}
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return {entry["mutant"]: entry["reason"] for entry in data.get("equivalent", [])}
+
+
+def sample_of(mutant: str, seed: str) -> str:
+    digest = hashlib.sha256(f"{seed}:{mutant}".encode()).digest()
+    return "review" if digest[0] % REVIEW_SHARE == 0 else "tuning"
+
+
+def _setup_cfg(group: Group) -> str:
+    lines = ["[mutmut]", "source_paths = contract", "only_mutate ="]
+    lines += [f"    {module}" for module in group.modules]
+    lines += ["pytest_add_cli_args_test_selection ="] + [f"    {t}" for t in group.tests]
+    lines += ["pytest_add_cli_args =", "    -p", "    no:cacheprovider", "    -q"]
+    lines += [f"    --ignore={t}" for t in group.exclude_tests]
+    lines += ["also_copy ="] + [f"    {name}" for name in COPIED if name not in ("contract", "tests")]
+    lines += ["use_git_change_detection = false", ""]
+    return "\n".join(lines)
+
+
+def _status_names() -> dict[int | None, str]:
+    from mutmut.stats import status_by_exit_code
+
+    return dict(status_by_exit_code)
+
+
+def _verdicts(scratch: Path) -> dict[str, str]:
+    names = _status_names()
+    verdicts: dict[str, str] = {}
+    for meta in (scratch / "mutants").rglob("*.py.meta"):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        for mutant, code in data.get("exit_code_by_key", {}).items():
+            verdicts[mutant] = names.get(code, "suspicious")
+    return verdicts
+
+
+def module_of(mutant: str) -> str:
+    """``contract.core.strictjson.x_parse__mutmut_3`` -> ``contract.core.strictjson``."""
+    return mutant.rsplit(".", 1)[0]
+
+
+def score(verdicts: dict[str, str], equivalent: dict[str, str], seed: str) -> dict[str, Any]:
+    by_module: dict[str, dict[str, Counter[str]]] = {}
+    for mutant, verdict in verdicts.items():
+        sample = sample_of(mutant, seed)
+        status = "equivalent" if mutant in equivalent else verdict
+        counts = by_module.setdefault(module_of(mutant), {"tuning": Counter(), "review": Counter()})
+        counts[sample][status] += 1
+    out: dict[str, Any] = {}
+    for module, samples in sorted(by_module.items()):
+        row: dict[str, Any] = {}
+        for sample, counts in samples.items():
+            considered = sum(n for status, n in counts.items() if status not in ("equivalent", "no tests",
+                                                                                  "skipped"))
+            killed = sum(counts[status] for status in KILLED)
+            row[sample] = {"mutants": sum(counts.values()), "killed": killed, "considered": considered,
+                           "score": round(100 * killed / considered, 1) if considered else None,
+                           "counts": dict(counts)}
+        out[module] = row
+    return out
+
+
+def run_group(group: Group, workdir: Path, keep: bool, max_children: int) -> tuple[dict[str, str], float, Path]:
+    scratch = Path(tempfile.mkdtemp(prefix=f"mutation-{group.name}-", dir=workdir))
+    for name in COPIED:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, scratch / name, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
+        else:
+            shutil.copy2(source, scratch / name)
+    (scratch / "setup.cfg").write_text(_setup_cfg(group), encoding="utf-8")
+    started = time.monotonic()
+    mutmut = [sys.executable, "-m", "mutmut", "run", f"--max-children={max_children}"]
+    with open(scratch / "mutmut.log", "wb") as log:  # mutmut's progress spinner is for a terminal
+        done = subprocess.run(mutmut, cwd=scratch, check=False, stdout=log, stderr=subprocess.STDOUT)
+    elapsed = time.monotonic() - started
+    verdicts = _verdicts(scratch)
+    if done.returncode != 0 and not verdicts:
+        raise SystemExit(f"mutmut failed for group {group.name} (exit {done.returncode}); see {scratch}/mutmut.log")
+    if not keep:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return verdicts, elapsed, scratch
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.mutation.run", description=__doc__.splitlines()[0])
+    parser.add_argument("groups", nargs="*", help="groups of tests/mutation/modules.toml (default: all)")
+    parser.add_argument("--seed", default="issue-16", help="seed of the tuning/review split")
+    parser.add_argument("--report", type=Path, help="write the summary here as JSON")
+    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()))
+    parser.add_argument("--keep", action="store_true", help="keep the scratch copies (mutmut show works there)")
+    parser.add_argument("--max-children", type=int, default=1)
+    args = parser.parse_args(argv)
+    groups = load_groups()
+    chosen = args.groups or list(groups)
+    unknown = [g for g in chosen if g not in groups]
+    if unknown:
+        parser.error(f"unknown group(s): {', '.join(unknown)}; known: {', '.join(groups)}")
+    equivalent = load_equivalent()
+    summary: dict[str, Any] = {"seed": args.seed, "groups": {}}
+    for name in chosen:
+        verdicts, elapsed, scratch = run_group(groups[name], args.workdir, args.keep, args.max_children)
+        survivors = sorted(m for m, v in verdicts.items() if v not in KILLED and m not in equivalent)
+        summary["groups"][name] = {
+            "seconds": round(elapsed), "scratch": str(scratch) if args.keep else None,
+            "modules": score(verdicts, equivalent, args.seed),
+            "survivors": {m: {"status": verdicts[m], "sample": sample_of(m, args.seed)} for m in survivors},
+        }
+        print(json.dumps({name: summary["groups"][name]["modules"]}, indent=2))
+        print(f"{name}: {len(verdicts)} mutants in {elapsed:.0f} s; {len(survivors)} not killed")
+    if args.report is not None:
+        args.report.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

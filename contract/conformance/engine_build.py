@@ -10,6 +10,7 @@ build time and never vendored: it is AGPL-3.0, the kit Apache-2.0 (``adapters/jv
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -79,11 +80,24 @@ def command_for(directory: Path, java: str) -> tuple[str, ...]:
     return (java, "-cp", ":".join(entries), MAIN_CLASS)
 
 
+def java_command() -> str | None:
+    """``$JAVA_HOME/bin/java`` when JAVA_HOME names a JDK (Maven uses the same), else ``java`` on PATH.
+
+    An engine release compiled for a newer Java than the default one needs JAVA_HOME pointed at it (the
+    adapter itself targets Java 17)."""
+    home = os.environ.get("JAVA_HOME", "").strip()
+    if home:
+        candidate = Path(home) / "bin" / "java"
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    return shutil.which("java")
+
+
 def build(version: str = DEFAULT_ENGINE_VERSION, *, without_engine: bool = False,
           timeout: float = BUILD_TIMEOUT) -> EngineBuild:
     """Build the adapter for engine ``version`` (``without_engine``: the protocol layer alone)."""
     check_version(version)
-    java, mvn = shutil.which("java"), shutil.which("mvn")
+    java, mvn = java_command(), shutil.which("mvn")
     if java is None or mvn is None:
         missing = " and ".join(name for name, path in (("java", java), ("mvn", mvn)) if path is None)
         return EngineBuild(version, None, f"{missing} not found on PATH")

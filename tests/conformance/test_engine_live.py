@@ -34,6 +34,23 @@ MAVEN_MISSING_ENGINE = (
 )
 
 
+def _no_jvm(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+
+
+def test_java_home_wins_over_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    java = tmp_path / "bin" / "java"
+    java.parent.mkdir()
+    java.write_text("#!/bin/sh\n", encoding="utf-8")
+    java.chmod(0o755)
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path))
+    assert engine_build.java_command() == str(java)
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path / "not-a-jdk"))
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert engine_build.java_command() is None
+
+
 def test_maven_reason_names_the_missing_engine() -> None:
     reason = engine_build.maven_reason(MAVEN_MISSING_ENGINE, "0.12.0")
     assert reason == ("Maven could not resolve com.fortemate:dicechess-engine_3:0.12.0: the repositories it"
@@ -55,7 +72,7 @@ def test_engine_version_must_be_a_release(version: str) -> None:
 
 
 def test_without_java_or_maven_the_reason_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PATH", "/nonexistent")
+    _no_jvm(monkeypatch)
     built = engine_build.build("0.12.0")
     assert not built.live
     assert built.reason == "java and mvn not found on PATH"
@@ -63,7 +80,7 @@ def test_without_java_or_maven_the_reason_says_so(monkeypatch: pytest.MonkeyPatc
 
 def test_run_falls_back_to_recorded_with_the_reason(monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setenv("PATH", "/nonexistent")
+    _no_jvm(monkeypatch)
     monkeypatch.delenv("DICECHESS_CONFORMANCE_ENGINE", raising=False)
     status = cli.main(["run", "--impl", "engine", "--engine-version", "0.12.0", "--kinds", "engine-compatibility"])
     out, err = capsys.readouterr()
@@ -161,7 +178,7 @@ def test_float32_bits() -> None:
 
 def test_without_a_live_engine_the_differential_skips(monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setenv("PATH", "/nonexistent")
+    _no_jvm(monkeypatch)
     monkeypatch.delenv("DICECHESS_CONFORMANCE_ENGINE", raising=False)
     assert cli.main(["differential"]) == cli.EXIT_OK
     assert capsys.readouterr().out == "SKIPPED: no live engine (java and mvn not found on PATH)\n"
@@ -190,7 +207,7 @@ def test_regenerate_from_engine_refuses_without_a_live_engine(monkeypatch: pytes
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     from contract.golden import cli as golden_cli
 
-    monkeypatch.setenv("PATH", "/nonexistent")
+    _no_jvm(monkeypatch)
     monkeypatch.delenv("DICECHESS_CONFORMANCE_ENGINE", raising=False)
     status = golden_cli.main(["--quiet", "--root", str(data_root()), "regenerate", "--from-engine", "0.12.0"])
     assert status == golden_cli.EXIT_FAILED
@@ -217,7 +234,7 @@ def test_bench_falls_back_to_the_recorded_medians_with_the_reason(monkeypatch: p
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     from contract.cli import main as contract_main
 
-    monkeypatch.setenv("PATH", "/nonexistent")
+    _no_jvm(monkeypatch)
     assert contract_main(["bench", "--schema", "rich-9-v1", "--repeat", "1", "--json",
                           "--engine-version", "0.12.0"]) == 0
     captured = capsys.readouterr()

@@ -48,7 +48,13 @@ class EngineBuild:
 
 
 def adapter_dir() -> Path:
-    return data_root() / "adapters" / "jvm"
+    """``adapters/jvm`` of the checkout: beside the data root, else in the working directory (a tox env
+    whose kit is installed from a wheel still runs in the checkout)."""
+    beside = data_root() / "adapters" / "jvm"
+    here = Path.cwd() / "adapters" / "jvm"
+    if not (beside / "pom.xml").is_file() and (here / "pom.xml").is_file():
+        return here
+    return beside
 
 
 def build_dir(version: str) -> Path:

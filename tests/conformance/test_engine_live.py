@@ -266,3 +266,21 @@ def test_engine_timing_without_the_engine_says_why(monkeypatch: pytest.MonkeyPat
     assert medians is None
     assert why == ("the engine cannot time start-w: the engine on the classpath has no extractor for feature"
                    " schema 'kcp-13'")
+
+
+def test_adapter_dir_found_from_the_working_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    checkout = data_root()
+    monkeypatch.setattr(engine_build, "data_root", lambda: tmp_path / "_data")  # as in an installed wheel
+    monkeypatch.chdir(checkout)
+    assert engine_build.adapter_dir() == checkout / "adapters" / "jvm"
+    monkeypatch.chdir(tmp_path)
+    assert engine_build.adapter_dir() == tmp_path / "_data" / "adapters" / "jvm"
+    _no_jvm(monkeypatch)
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    (tmp_path / "bin").mkdir()
+    for tool in ("java", "mvn"):
+        (tmp_path / "bin" / tool).write_text("#!/bin/sh\nexit 1\n", encoding="utf-8")
+        (tmp_path / "bin" / tool).chmod(0o755)
+    built = engine_build.build("0.12.0")
+    assert built.reason == (f"{tmp_path / '_data' / 'adapters' / 'jvm' / 'pom.xml'} does not exist"
+                            " (adapters/ ships in a checkout, not in the wheel)")

@@ -1,6 +1,7 @@
 """Peak memory of bulk extraction: is it flat in the number of rows?
 
     python benchmarks/memory.py [--schema kcp-13] [--rows 10000 100000] [--jobs 2] [--format jsonl|parquet]
+                                [--row-bytes N]
 
 For each row count it writes an input file, runs the real command as a user would,
 
@@ -15,6 +16,10 @@ and 10,000 rows; the exit status is 0 when it holds, 1 when not.
 Rows come from random legal dice-chess play (``contract.features.play``, fixed seed): 1,000 distinct
 positions, cycled; each row's FEN gets its own full-move number, so every row is a distinct FEN text
 (the full-move field never changes a feature) and no per-FEN cache can make large runs look flat.
+
+``--row-bytes N`` gives every row an extra ``payload`` column of N random bytes (hex text for JSONL,
+binary for Parquet; carried through to Parquet output), to show that memory is bounded in bytes as
+well as rows: e.g. ``--format parquet --rows 250 1000 --row-bytes 1000000``.
 """
 
 from __future__ import annotations
@@ -52,26 +57,36 @@ def random_play_fens(count: int, seed: int = 7) -> list[str]:
     return list(seen)[:count]
 
 
-def write_input(path: Path, rows: int, fmt: str, fens: list[str]) -> None:
+def write_input(path: Path, rows: int, fmt: str, fens: list[str], row_bytes: int = 0) -> None:
     def fen(index: int) -> str:
         return f"{fens[index % len(fens)]} 0 {index + 1}"
 
     if fmt == "jsonl":
         with open(path, "w", encoding="utf-8", newline="\n") as handle:
             for index in range(rows):
-                handle.write(json.dumps({"id": f"row-{index}", "fen": fen(index), "ply": index % 80}) + "\n")
+                row: dict[str, object] = {"id": f"row-{index}", "fen": fen(index), "ply": index % 80}
+                if row_bytes:
+                    row["payload"] = os.urandom(row_bytes // 2).hex()
+                handle.write(json.dumps(row) + "\n")
         return
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    with pq.ParquetWriter(path, pa.schema([("id", pa.string()), ("fen", pa.string()), ("ply", pa.int32())])) as out:
-        for start in range(0, rows, 50_000):
-            span = range(start, min(rows, start + 50_000))
-            out.write_table(pa.table({
+    fields = [("id", pa.string()), ("fen", pa.string()), ("ply", pa.int32())]
+    if row_bytes:
+        fields.append(("payload", pa.binary()))
+    step = 50_000 if not row_bytes else max(1, (64 << 20) // row_bytes)  # ~64 MiB per write
+    with pq.ParquetWriter(path, pa.schema(fields)) as out:
+        for start in range(0, rows, step):
+            span = range(start, min(rows, start + step))
+            columns = {
                 "id": pa.array([f"row-{i}" for i in span], pa.string()),
                 "fen": pa.array([fen(i) for i in span], pa.string()),
                 "ply": pa.array([i % 80 for i in span], pa.int32()),
-            }))
+            }
+            if row_bytes:
+                columns["payload"] = pa.array([os.urandom(row_bytes) for _ in span], pa.binary())
+            out.write_table(pa.table(columns))
 
 
 def _children() -> dict[int, list[int]]:
@@ -138,11 +153,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--chunk-size", type=int, default=None)
     parser.add_argument("--format", choices=("jsonl", "parquet"), default="jsonl")
+    parser.add_argument("--row-bytes", type=int, default=0, help="an extra payload of N bytes per row")
     args = parser.parse_args(argv)
     if not Path("/proc/self/status").exists():
         raise SystemExit("this benchmark reads /proc (Linux)")
     fens = random_play_fens(DISTINCT_POSITIONS)
-    print(f"schema {args.schema}, --jobs {args.jobs}, format {args.format}, {os.cpu_count()} CPUs,"
+    wide = f", {args.row_bytes:,} payload bytes per row" if args.row_bytes else ""
+    print(f"schema {args.schema}, --jobs {args.jobs}, format {args.format}{wide}, {os.cpu_count()} CPUs,"
           f" python {sys.version.split()[0]}")
     print(f"{'rows':>9} {'seconds':>8} {'rows/s':>8} {'peak tree RSS MiB':>18} {'max VmHWM MiB':>14}")
     peaks: list[int] = []
@@ -150,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for rows in args.rows:
             source = Path(scratch) / f"in-{rows}.{args.format}"
             output = Path(scratch) / f"out-{rows}.{args.format}"
-            write_input(source, rows, args.format, fens)
+            write_input(source, rows, args.format, fens, args.row_bytes)
             command = [sys.executable, "-m", "contract", "extract", "--schema", args.schema, "--input", str(source),
                        "--output", str(output), "--jobs", str(args.jobs), "--quiet"]
             if args.chunk_size:

@@ -14,6 +14,9 @@ Needs the ``[dask]`` extra (``pip install 'dicechess-contract[dask]'``). Every `
 The extraction step is the kit's plain table function ``contract.enrichment.enrich_table`` run as a
 ``map_partitions`` step, unchanged; one partition is one shard (``dd.from_map``, so Dask never merges
 or splits shards and the output names follow the input names).
+
+Exit status as for the CLI: 0 when every row of every shard was written, 1 when a row was rejected
+(the rejects files say which), 2 for a usage error.
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             counts = enrich_shards(client, args.schema, args.in_dir, args.out_dir, args.chunk_size)
     for name, rejected in counts.items():
         print(f"{name}: {rejected} rejected", file=sys.stderr)
-    return 0
+    return 1 if any(counts.values()) else 0  # as the CLI: 1 when a row was rejected
 
 
 if __name__ == "__main__":

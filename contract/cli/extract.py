@@ -1,124 +1,143 @@
-"""``python -m contract extract --schema ID (--fen FEN [--side w|b] | --input FILE.jsonl) [--output FILE]``.
+"""``python -m contract extract``: parse the options, run :mod:`contract.enrichment`, map the outcome
+to an exit code. Nothing else happens here: the runs, their checks and their messages are the library's.
 
-Input rows are JSON objects, one a line: ``id``, ``fen`` and optionally ``side`` (default: the FEN's side
-to move). Each output line is ``{"id": …, "schema": …, "features": […]}`` with every feature printed as
-the shortest text that reads back to the same float32 (``0.4212963``, ``78.0``), as the recorded goldens
-print them. A bad row is reported on stderr with its line number and id, and the rows after it go on;
-the exit code is 1 if any row was refused, 2 for a usage error (e.g. an unknown schema), else 0.
+* ``--fen FEN`` or ``--input FILE|-`` without ``--output FILE`` (or with ``--input -``): the streaming run
+  (:func:`contract.enrichment.stream.enrich_stream`): rows to stdout (or ``--output``), a refused row as
+  one ``extract: line N (id …): why`` line on stderr.
+* ``--input FILE --output FILE``: the file run (:func:`contract.enrichment.enrich_file`): JSONL or
+  Parquet either side, ``--jobs``, ``--resume``, a rejects file (docs/enrichment.md).
 
-The row logic lives in :func:`contract.features.rows.extract_rows`, which bulk front ends reuse, and
-input lines are read as the bulk path reads them (:mod:`contract.enrichment.jsonl`: bytes split at
-``\n``, strict JSON, over-long lines refused unread), so both report the same line numbers and messages.
-With ``--input FILE --output FILE`` the run goes through :mod:`contract.enrichment` (JSONL or Parquet,
-``--jobs``, ``--resume``, a rejects file instead of stderr lines; see docs/enrichment.md).
-
-Refused with one ``extract:`` line on stderr, never a traceback: a missing or unreadable input (exit
-1, before any output is created), an ``--output`` that is a directory or in a missing directory (1).
-``--output`` (with ``--fen`` or ``--input -``) is written under a temporary name and renamed when
-complete, so an interrupted run leaves a previous file untouched. Ctrl-C (or SIGTERM) exits 130; a closed stdout
-(``extract … | head``) ends the run quietly with exit 1.
+Exit codes: 0 every row written; 1 a row was rejected (the output is complete for the others), or the
+run was refused (one ``extract:`` line on stderr, never a traceback); 2 usage error; 130 interrupted
+(Ctrl-C, or SIGTERM, handled the same way; a file run keeps its finished chunks for ``--resume``).
+A closed stdout (``extract … | head``) ends the run quietly with 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
-from collections import deque
+import threading
 from collections.abc import Iterator
-from contextlib import ExitStack
+from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
 
 from contract.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.consoletext import console_text
-from contract.core.stagedfile import StagedFile
-from contract.enrichment.command import (
-    EXIT_INTERRUPTED,
-    add_bulk_arguments,
-    bulk_misuse,
-    describe_os_error,
-    run_bulk,
-    terminate_as_interrupt,
-    wants_bulk,
-)
-from contract.enrichment.jsonl import decode_line, iter_lines, not_jsonl
-from contract.enrichment.pipeline import infer_format
-from contract.features.dfen import quote
-from contract.features.extractors import UnknownSchemaError, schema
-from contract.features.rows import extract_rows, format_row
+from contract.enrichment import DEFAULT_CHUNK_SIZE, FORMATS, EnrichmentError, Options, enrich_file
+from contract.enrichment.parts import parts_dir
+from contract.enrichment.rows import OptionError
+from contract.enrichment.stream import StreamOptions, enrich_stream
+from contract.features.extractors import UnknownSchemaError
+
+EXIT_INTERRUPTED = 130
+FILE_ONLY = ("jobs", "resume", "rejects", "format", "chunk_size")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "extract",
         help="compute feature vectors for FENs",
-        description="Compute a feature schema's float32 vectors for one FEN or a JSONL file of rows.",
+        description="Compute a feature schema's float32 vectors for one FEN, or for rows in JSONL or Parquet.",
     )
     add_arguments(parser)
     parser.set_defaults(handler=run)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--schema", required=True, metavar="ID", help="feature schema id, e.g. kcp-13")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--fen", metavar="FEN", help="one DFEN position")
-    source.add_argument("--input", metavar="FILE", help="JSONL rows {id, fen, side?}; '-' for stdin")
+    source.add_argument("--input", metavar="FILE",
+                        help="rows {id, fen, side?}: JSONL, or Parquet (.parquet); '-' for JSONL on stdin")
     parser.add_argument("--side", choices=("w", "b"), help="with --fen: perspective (default: side to move)")
     parser.add_argument("--id", dest="row_id", default=None, metavar="ID",
                         help="with --fen: the output id (default: fen)")
-    parser.add_argument("--output", metavar="FILE", help="JSONL output (default: stdout)")
-    add_bulk_arguments(parser)  # --jobs, --resume, --rejects, …: file to file via contract.enrichment
+    parser.add_argument("--output", metavar="FILE",
+                        help="JSONL or Parquet (.parquet) output (default: JSONL on stdout)")
+    parser.add_argument("--overwrite", action="store_true", default=False,
+                        help="replace an existing --output (and its rejects and metadata files)")
+    files = parser.add_argument_group(
+        "file to file (--input FILE --output FILE, JSONL or Parquet; see docs/enrichment.md)")
+    files.add_argument("--jobs", type=_positive, default=None, metavar="N",
+                       help="worker processes (default 1: in this process)")
+    files.add_argument("--chunk-size", type=_positive, default=None, metavar="ROWS",
+                       help=f"rows per chunk and per Parquet row group, at most (default {DEFAULT_CHUNK_SIZE})")
+    files.add_argument("--resume", action="store_true", default=False,
+                       help="continue an interrupted run from OUTPUT.parts/, skipping finished chunks")
+    files.add_argument("--rejects", type=Path, default=None, metavar="FILE",
+                       help="where failed rows go (default OUTPUT.rejects.jsonl)")
+    files.add_argument("--format", choices=FORMATS, default=None,
+                       help="jsonl or parquet for both files (default: each from its extension)")
+    files.add_argument("--quiet", action="store_true", default=False,
+                       help="no progress bar and no summary line")
 
 
-class _Refused(Exception):
-    """A run refused before any row is read (the message is printed after ``extract:``)."""
+def is_file_run(args: argparse.Namespace) -> bool:
+    """``--input FILE`` (not stdin) and ``--output FILE``: the file run."""
+    return args.input not in (None, "-") and args.output is not None
 
 
-def _read_rows(stream: IO[bytes], lines: deque[int]) -> Iterator[Any]:
-    for number, raw in iter_lines(stream):
-        lines.append(number)
-        yield decode_line(raw)
+def _misuse(args: argparse.Namespace) -> str | None:
+    if args.side is not None and args.fen is None:
+        return "--side goes with --fen (rows carry their own 'side')"
+    if args.row_id is not None and args.fen is None:
+        return "--id goes with --fen (rows carry their own 'id')"
+    if is_file_run(args):
+        return None
+    used = [name for name in FILE_ONLY if getattr(args, name) not in (None, False)]
+    if used:
+        flags = ", ".join("--" + name.replace("_", "-") for name in used)
+        return f"{flags} need both --input FILE (not stdin) and --output FILE"
+    return None
 
 
-class _AtomicText:
-    """A UTF-8 text file written under a temporary sibling and renamed onto ``path`` on a clean exit."""
-
-    def __init__(self, path: Path) -> None:
-        if path.is_dir():
-            raise _Refused(f"{path}: is a directory; --output must be a file path")
-        if not path.parent.is_dir():
-            raise _Refused(f"{path.parent}: the output directory does not exist")
-        self.path = path
-        self.staged = StagedFile(path, "w", encoding="utf-8", newline="\n")
-
-    def __enter__(self) -> IO[str]:
-        try:
-            return self.staged.__enter__()
-        except OSError as exc:  # name the output, not the temporary file
-            raise _Refused(f"{self.path}: cannot be written ({exc.strerror or exc})") from None
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        self.staged.__exit__(exc_type, exc, tb)
-        if exc_type is None:
-            self.staged.publish()
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a batch scheduler preempting the job, ``kill PID``), handled as Ctrl-C is."""
 
 
-def _open_input(name: str) -> IO[bytes]:
-    if os.path.isdir(name):
-        raise _Refused(f"{name}: is a directory, not a JSONL file")
-    return open(name, "rb")
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """While the block runs, SIGTERM raises :class:`Terminated`, so the run stops as on Ctrl-C:
+    finished chunks kept, temporary files removed, one message, exit 130."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def raise_terminated(signum: int, frame: object) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
-def _stdin() -> IO[bytes]:
-    buffer: IO[bytes] | None = getattr(sys.stdin, "buffer", None)
-    if buffer is None:  # started with stdin closed (``<&-``)
-        raise _Refused("stdin is closed: nothing to read for --input -")
-    return buffer
+def describe_os_error(exc: OSError) -> str:
+    """``PATH: reason`` (``PATH -> OTHER: reason`` for a rename) rather than Python's ``[Errno N] …`` text."""
+    reason = exc.strerror or str(exc)
+    if exc.filename is None:
+        return reason
+    if exc.filename2 is not None:
+        return f"{exc.filename} -> {exc.filename2}: {reason}"
+    return f"{exc.filename}: {reason}"
 
 
 def _silence_stdout() -> None:
-    """After a broken pipe: point stdout at /dev/null so the interpreter's final flush stays quiet."""
+    """After stdout failed: point it at /dev/null so the interpreter's final flush stays quiet."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -126,87 +145,73 @@ def _silence_stdout() -> None:
         pass
 
 
+def _say(text: str) -> None:
+    """One ``extract:`` line on stderr, control characters from the input shown, not obeyed."""
+    print(console_text(f"extract: {text}"), file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
-    try:
-        schema(args.schema)
-    except UnknownSchemaError as exc:
-        print(console_text(f"extract: {exc}"), file=sys.stderr)
-        return EXIT_USAGE
-    if args.side is not None and args.fen is None:
-        print("extract: --side goes with --fen (rows carry their own 'side')", file=sys.stderr)
-        return EXIT_USAGE
-    if args.row_id is not None and args.fen is None:
-        print("extract: --id goes with --fen (rows carry their own 'id')", file=sys.stderr)
-        return EXIT_USAGE
     if args.output == "-":  # the usual spelling of stdout
         args.output = None
-    if (misuse := bulk_misuse(args) or _stream_misuse(args)) is not None:
-        print(console_text(f"extract: {misuse}"), file=sys.stderr)
+    if (misuse := _misuse(args)) is not None:
+        _say(misuse)
         return EXIT_USAGE
-    if wants_bulk(args):
-        return run_bulk(args)
+    file_run = is_file_run(args)
     try:
         with terminate_as_interrupt():
-            return _stream(args)
-    except _Refused as exc:
-        print(console_text(f"extract: {exc}"), file=sys.stderr)
+            return _file_run(args) if file_run else _stream_run(args)
+    except (OptionError, UnknownSchemaError) as exc:
+        _say(str(exc))
+        return EXIT_USAGE
+    except EnrichmentError as exc:
+        if args.output is None:
+            _silence_stdout()
+        _say(str(exc))
         return EXIT_REFUSED
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_REFUSED
     except OSError as exc:
-        print(console_text(f"extract: {describe_os_error(exc)}"), file=sys.stderr)
+        _say(describe_os_error(exc))
         return EXIT_REFUSED
     except KeyboardInterrupt:
-        unwritten = f"; {args.output} was not written" if args.output else ""
-        print(console_text(f"extract: interrupted{unwritten}"), file=sys.stderr)
+        if file_run:
+            _say(f"interrupted; finished chunks are kept in {parts_dir(Path(args.output))}:"
+                 " rerun with --resume to continue")
+        else:
+            unwritten = f"; {args.output} was not written" if args.output else ""
+            _say(f"interrupted{unwritten}")
         return EXIT_INTERRUPTED
 
 
-def _stream_misuse(args: argparse.Namespace) -> str | None:
-    """Parquet where only JSONL can go: stdin, stdout and ``--fen`` are JSONL (Parquet is file to file)."""
-    if wants_bulk(args):
-        return None
-    if args.input not in (None, "-") and infer_format(Path(args.input)) == "parquet":
-        return f"{args.input} is Parquet: give --output FILE.parquet (stdout is JSONL)"
-    if args.output and infer_format(Path(args.output)) == "parquet":
-        source = "--fen" if args.fen is not None else "stdin"
-        return f"{source} rows are written as JSONL, not to {args.output}: Parquet needs --input FILE.parquet"
-    return None
+def _stream_run(args: argparse.Namespace) -> int:
+    summary = enrich_stream(StreamOptions(
+        schema_id=args.schema,
+        input=None if args.input in (None, "-") else Path(args.input),
+        output=None if args.output is None else Path(args.output),
+        fen=args.fen,
+        side=args.side,
+        row_id=args.row_id,
+        overwrite=args.overwrite,
+    ))
+    return EXIT_REFUSED if summary.rejected else EXIT_OK
 
 
-def _refuse_non_jsonl(stream: IO[bytes], name: str) -> None:
-    peek = getattr(stream, "peek", None)
-    kind = not_jsonl(peek(8)[:8]) if peek is not None else None
-    if kind is not None:
-        raise _Refused(f"{name}: not JSONL text: this is {kind}")
-
-
-def _stream(args: argparse.Namespace) -> int:
-    """``--fen`` or ``--input FILE|-`` to stdout or to ``--output FILE`` (written atomically)."""
-    refused = 0
-    with ExitStack() as stack:
-        lines: deque[int] = deque()
-        if args.fen is not None:
-            row: dict[str, Any] = {"id": "fen" if args.row_id is None else args.row_id, "fen": args.fen}
-            if args.side:
-                row["side"] = args.side
-            lines.append(0)
-            rows: Iterator[Any] = iter([row])
-        else:  # the input is opened first: a missing input never creates or replaces an output
-            stream = _stdin() if args.input == "-" else stack.enter_context(_open_input(args.input))
-            _refuse_non_jsonl(stream, "stdin" if args.input == "-" else args.input)
-            rows = _read_rows(stream, lines)
-        out: IO[str] = sys.stdout
-        if args.output:
-            out = stack.enter_context(_AtomicText(Path(args.output)))
-        for result in extract_rows(args.schema, rows):
-            line = lines.popleft()
-            if result.ok:
-                out.write(format_row(args.schema, result) + "\n")
-                continue
-            refused += 1
-            where = "--fen" if args.fen is not None else f"line {line}"
-            print(console_text(f"extract: {where} (id {quote(result.id)}): {result.error}"), file=sys.stderr)
-        out.flush()
-    return EXIT_REFUSED if refused else EXIT_OK
+def _file_run(args: argparse.Namespace) -> int:
+    summary = enrich_file(Options(
+        schema_id=args.schema,
+        input=Path(args.input),
+        output=Path(args.output),
+        jobs=args.jobs or 1,
+        chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE,
+        resume=args.resume,
+        rejects=args.rejects,
+        format=args.format,
+        quiet=args.quiet,
+        overwrite=args.overwrite,
+    ))
+    if summary.rejected or not args.quiet:
+        resumed = f" ({summary.resumed} input rows were done before --resume)" if summary.resumed else ""
+        _say(f"wrote {summary.rows} rows to {summary.output}{resumed}; {summary.rejected}"
+             f" rejected (see {summary.rejects})")
+    return EXIT_REFUSED if summary.rejected else EXIT_OK

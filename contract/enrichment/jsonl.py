@@ -20,12 +20,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO, Any
 
 from contract.core import strictjson
 from contract.enrichment.rows import results
-from contract.features.rows import BadRow, format_row
+from contract.features.rows import BadRow, RowResult, format_row
 
 Line = tuple[int, bytes]  # (1-based line number, raw bytes including the newline)
 
@@ -78,34 +77,44 @@ def not_jsonl(head: bytes) -> str | None:
     return None
 
 
-def iter_lines(handle: IO[bytes]) -> Iterator[Line]:
+def iter_lines(handle: IO[bytes], counted: list[int] | None = None) -> Iterator[Line]:
     """``(line number, raw bytes)`` for every non-blank line of a binary stream; lines end at ``\n``.
 
     A line longer than :data:`MAX_LINE_BYTES` is yielded cut to ``MAX_LINE_BYTES + 1`` bytes (the rest
-    is skipped unread), which :func:`decode_line` refuses: memory stays bounded whatever the input."""
+    is skipped unread), which :func:`decode_line` refuses: memory stays bounded whatever the input.
+    ``counted[0]``, when given, is kept at the number of bytes read so far."""
+    tally = counted if counted is not None else [0]
     number = 0
     while raw := handle.readline(MAX_LINE_BYTES + 1):
         number += 1
+        tally[0] += len(raw)
         if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
             while (rest := handle.readline(_SKIP_BLOCK)) and not rest.endswith(b"\n"):
-                pass
+                tally[0] += len(rest)
+            tally[0] += len(rest)
             yield number, raw
             continue
         if raw.strip():
             yield number, raw
 
 
-def iter_line_chunks(path: Path, chunk_size: int) -> Iterator[tuple[list[Line], int]]:
-    """Chunks of ``chunk_size`` non-blank lines, each with the input byte offset reached after it."""
+def iter_line_chunks(handle: IO[bytes], chunk_size: int, chunk_bytes: int) -> Iterator[tuple[list[Line], int]]:
+    """Chunks of non-blank lines, each with the number of input bytes read after it.
+
+    A chunk ends after ``chunk_size`` lines or as soon as its lines reach ``chunk_bytes`` bytes,
+    whichever comes first, so memory is bounded in bytes as well as in rows; the cut depends on the
+    input alone, so a resumed run cuts where the first one did."""
     chunk: list[Line] = []
-    with open(path, "rb") as handle:
-        for line in iter_lines(handle):
-            chunk.append(line)
-            if len(chunk) == chunk_size:
-                yield chunk, handle.tell()
-                chunk = []
-        if chunk:
-            yield chunk, handle.tell()
+    held = 0
+    counted = [0]
+    for line in iter_lines(handle, counted):
+        chunk.append(line)
+        held += len(line[1])
+        if len(chunk) >= chunk_size or held >= chunk_bytes:
+            yield chunk, counted[0]
+            chunk, held = [], 0
+    if chunk:
+        yield chunk, counted[0]
 
 
 def decode_line(raw: bytes) -> Any:
@@ -118,12 +127,11 @@ def decode_line(raw: bytes) -> Any:
         return BadRow(str(exc))
 
 
-def encode_chunk(schema_id: str, lines: list[Line]) -> EncodedChunk:
-    """Enrich one chunk of JSONL lines (runs in a worker process)."""
+def encode_results(schema_id: str, numbered: list[tuple[int, RowResult]]) -> EncodedChunk:
+    """Output lines for the accepted rows and rejects lines (with their line numbers) for the others."""
     rows: list[str] = []
     rejects: list[str] = []
-    outcome = results(schema_id, [decode_line(raw) for _, raw in lines])
-    for (number, _), result in zip(lines, outcome, strict=True):
+    for number, result in numbered:
         if result.error is None:
             rows.append(format_row(schema_id, result) + "\n")
         else:
@@ -134,3 +142,18 @@ def encode_chunk(schema_id: str, lines: list[Line]) -> EncodedChunk:
         accepted=len(rows),
         rejected=len(rejects),
     )
+
+
+def numbered_results(schema_id: str, numbered_rows: list[tuple[int, Any]]) -> list[tuple[int, RowResult]]:
+    """``results`` over rows that carry their line numbers (a row may be a :class:`BadRow`)."""
+    outcome = results(schema_id, [row for _, row in numbered_rows])
+    return [(number, result) for (number, _), result in zip(numbered_rows, outcome, strict=True)]
+
+
+def decode_chunk(lines: list[Line]) -> list[tuple[int, Any]]:
+    return [(number, decode_line(raw)) for number, raw in lines]
+
+
+def encode_chunk(schema_id: str, lines: list[Line]) -> EncodedChunk:
+    """Enrich one chunk of JSONL lines into JSONL (runs in a worker process)."""
+    return encode_results(schema_id, numbered_results(schema_id, decode_chunk(lines)))

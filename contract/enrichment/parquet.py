@@ -8,9 +8,19 @@ The bytes are a function of the input rows, the schema id and the chunk size onl
 input chunk (rejected rows removed), fixed writer options, contiguous arrays. That is what lets the
 single-process path, a resumed run and the Dask example (``write_enriched``) agree byte for byte.
 
+Columns of Arrow's view types (``string_view``, ``binary_view``, ``list_view``, …, which some
+writers store and which Arrow's selection kernels do not support) are read as their plain
+equivalents (``string``, ``binary``, ``list``, …): the output has the plain type.
+
+A chunk holds at most ``chunk_size`` rows, fewer when rows are wide: :func:`rows_per_chunk` derives
+one row count per file from the Parquet metadata (the widest row group's uncompressed bytes per row)
+so that a chunk stays within the byte budget; the CLI, a resumed run and the Dask writer use the same
+count, so their row groups, and bytes, agree.
+
 Refused: a file that is not Parquet, an input without ``id``/``fen`` columns, with a duplicate column
 name, with columns of the wrong type, or that already has ``features``/``error`` columns (see
-``table.check_schema``), a missing pyarrow (with the command that installs it).
+``table.check_schema``), a missing pyarrow (with the command that installs it). Data that turns out
+unreadable part-way (a corrupt page) is an :class:`~contract.enrichment.rows.InputError` naming the file.
 """
 
 from __future__ import annotations
@@ -19,9 +29,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from contract.core import registry
 from contract.core.stagedfile import StagedFile, sync_path
 from contract.enrichment.metadata import METADATA_KEY, metadata_text
-from contract.enrichment.rows import ERROR_FIELD, FEATURES_FIELD, EnrichmentError
+from contract.enrichment.rows import ERROR_FIELD, FEATURES_FIELD, ID_FIELD, EnrichmentError, InputError
 from contract.enrichment.table import (
     check_schema,
     enrich_table,
@@ -29,6 +42,7 @@ from contract.enrichment.table import (
     require_pyarrow,
     split_enriched,
 )
+from contract.features.rows import RowResult, format_row
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -52,20 +66,80 @@ def _pq() -> Any:
     return pq
 
 
+_VIEWS = (("is_string_view", "string"), ("is_binary_view", "binary"))
+_LIST_VIEWS = (("is_list_view", "list_"), ("is_large_list_view", "large_list"))
+
+
+def plain_type(kind: Any) -> Any:
+    """``kind`` with every Arrow view type replaced by its plain equivalent (recursively)."""
+    pa = require_pyarrow()
+    types = pa.types
+    for test, plain in _VIEWS:
+        if getattr(types, test, lambda _: False)(kind):
+            return getattr(pa, plain)()
+    for test, plain in _LIST_VIEWS:
+        if getattr(types, test, lambda _: False)(kind):
+            return getattr(pa, plain)(kind.value_field.with_type(plain_type(kind.value_type)))
+    if types.is_list(kind) or types.is_large_list(kind):
+        maker = pa.list_ if types.is_list(kind) else pa.large_list
+        return maker(kind.value_field.with_type(plain_type(kind.value_type)))
+    if types.is_fixed_size_list(kind):
+        return pa.list_(kind.value_field.with_type(plain_type(kind.value_type)), kind.list_size)
+    if types.is_struct(kind):
+        return pa.struct([kind.field(i).with_type(plain_type(kind.field(i).type)) for i in range(kind.num_fields)])
+    if types.is_map(kind):
+        return pa.map_(plain_type(kind.key_type), kind.item_field.with_type(plain_type(kind.item_type)))
+    if types.is_dictionary(kind):
+        return pa.dictionary(kind.index_type, plain_type(kind.value_type), kind.ordered)
+    return kind
+
+
+def plain_schema(schema: pa.Schema) -> pa.Schema:
+    """The schema with view types replaced (the same object when there are none)."""
+    pa = require_pyarrow()
+    fields = [field.with_type(plain_type(field.type)) for field in schema]
+    if all(new.type == old.type for new, old in zip(fields, schema, strict=True)):
+        return schema
+    return pa.schema(fields, metadata=schema.metadata)
+
+
 def input_schema(path: Path) -> pa.Schema:
-    """The Arrow schema of a Parquet input, checked for ``id``/``fen`` and free output names."""
+    """The Arrow schema of a Parquet input (view types made plain), checked for ``id``/``fen`` and free
+    output names."""
     pq = _pq()
     pa = require_pyarrow()
     try:
         schema = pq.read_schema(path)
     except (pa.ArrowException, OSError) as exc:
         raise EnrichmentError(f"{path}: not a readable Parquet file ({exc})") from None
+    schema = plain_schema(schema)
     check_schema(schema)
     return schema
 
 
 def input_rows(path: Path) -> int:
     return int(_pq().ParquetFile(path).metadata.num_rows)
+
+
+def rows_per_chunk(path: Path, chunk_size: int, chunk_bytes: int) -> int:
+    """Rows per chunk for this file: ``chunk_size``, or fewer so that a chunk of the widest row group's
+    rows stays within ``chunk_bytes`` (uncompressed, as the Parquet metadata records it); at least 1."""
+    metadata = _pq().ParquetFile(path).metadata
+    widest = 0.0
+    for index in range(metadata.num_row_groups):
+        group = metadata.row_group(index)
+        if group.num_rows:
+            widest = max(widest, group.total_byte_size / group.num_rows)
+    if widest <= 0:
+        return chunk_size
+    return max(1, min(chunk_size, int(chunk_bytes // widest)))
+
+
+def read_plain_table(path: Path) -> pa.Table:
+    """A whole Parquet file (a Dask shard) with view types made plain."""
+    table = _pq().read_table(path)
+    plain = plain_schema(table.schema)
+    return table if plain is table.schema else table.cast(plain)
 
 
 def output_schema(source: pa.Schema, schema_id: str) -> pa.Schema:
@@ -78,22 +152,37 @@ def output_schema(source: pa.Schema, schema_id: str) -> pa.Schema:
 
 
 def iter_table_chunks(path: Path, chunk_size: int) -> Iterator[pa.Table]:
-    """Tables of exactly ``chunk_size`` rows (the last may be shorter), whatever the row groups."""
+    """Tables of exactly ``chunk_size`` rows (the last may be shorter), whatever the row groups, view
+    types made plain. Data that cannot be read is an :class:`InputError` naming the file."""
     pa = require_pyarrow()
+    try:
+        yield from _table_chunks(pa, path, chunk_size)
+    except (pa.ArrowException, OSError) as exc:
+        raise InputError(f"{path}: the Parquet data cannot be read ({exc}); nothing was written") from None
+
+
+def _table_chunks(pa: Any, path: Path, chunk_size: int) -> Iterator[pa.Table]:
     source = _pq().ParquetFile(path)
+    schema = source.schema_arrow
+    plain = plain_schema(schema)
+
+    def cut(table: pa.Table) -> pa.Table:
+        table = table.combine_chunks()
+        return table if plain is schema else table.cast(plain)
+
     pending: list[Any] = []
     held = 0
     for batch in source.iter_batches(batch_size=chunk_size):
         pending.append(batch)
         held += batch.num_rows
         while held >= chunk_size:
-            table = pa.Table.from_batches(pending, schema=source.schema_arrow)
-            yield table.slice(0, chunk_size).combine_chunks()
+            table = pa.Table.from_batches(pending, schema=schema)
+            yield cut(table.slice(0, chunk_size))
             rest = table.slice(chunk_size)
             pending = rest.to_batches()
             held = rest.num_rows
     if held:
-        yield pa.Table.from_batches(pending, schema=source.schema_arrow).combine_chunks()
+        yield cut(pa.Table.from_batches(pending, schema=schema))
 
 
 def conform(accepted: pa.Table, target: pa.Schema) -> pa.Table:
@@ -101,10 +190,40 @@ def conform(accepted: pa.Table, target: pa.Schema) -> pa.Table:
     return accepted.select(target.names).cast(target).combine_chunks()
 
 
-def encode_chunk(schema_id: str, table: pa.Table, first_line: int, target: pa.Schema) -> tuple[pa.Table, list[Reject]]:
-    """Enrich one chunk (runs in a worker process): the rows to write and the rejects."""
-    accepted, rejects = split_enriched(enrich_table(table, schema_id), first_line)
-    return conform(accepted, target), rejects
+def encode_chunk(schema_id: str, table: pa.Table, first_line: int) -> tuple[pa.Table, list[Reject]]:
+    """Enrich one chunk (runs in a worker process): the accepted rows (with ``features``) and the rejects."""
+    return split_enriched(enrich_table(table, schema_id), first_line)
+
+
+def rows_schema(schema_id: str) -> pa.Schema:
+    """The Parquet output of JSONL rows: ``id`` (text: an integer id as its decimal digits) and
+    ``features``, with the enrichment metadata."""
+    pa = require_pyarrow()
+    return pa.schema(
+        [pa.field(ID_FIELD, pa.string()), pa.field(FEATURES_FIELD, features_type(schema_id))],
+        metadata={METADATA_KEY.encode(): metadata_text(schema_id).encode("utf-8")},
+    )
+
+
+def results_table(schema_id: str, accepted: list[RowResult], target: pa.Schema) -> pa.Table:
+    """Accepted JSONL rows as a table of ``target`` (:func:`rows_schema`)."""
+    pa = require_pyarrow()
+    width = registry.get(schema_id).width
+    vectors = (np.stack([result.features for result in accepted if result.features is not None])
+               if accepted else np.zeros((0, width), dtype=np.float32))
+    ids = pa.array([str(result.id) for result in accepted], type=pa.string())
+    features = pa.FixedSizeListArray.from_arrays(pa.array(vectors.reshape(-1), type=pa.float32()), width)
+    return pa.Table.from_arrays([ids, features], schema=target)
+
+
+def table_lines(schema_id: str, accepted: pa.Table) -> bytes:
+    """Accepted Parquet rows as ``extract`` output lines (``{"id", "schema", "features"}``)."""
+    width = registry.get(schema_id).width
+    ids = accepted.column(ID_FIELD).to_pylist()
+    column = accepted.column(FEATURES_FIELD).combine_chunks()
+    vectors = np.asarray(column.flatten().to_numpy(zero_copy_only=False), dtype=np.float32).reshape(-1, width)
+    return "".join(format_row(schema_id, RowResult(index, row_id, vector)) + "\n"
+                   for index, (row_id, vector) in enumerate(zip(ids, vectors, strict=True))).encode("utf-8")
 
 
 def write_part(path: Path, table: pa.Table) -> None:

@@ -8,12 +8,24 @@ a test runner). ``jobs == 1`` runs in the calling process, without a pool.
 A worker that dies (killed, out of memory) is an :class:`EnrichmentError`; a worker that raises stops
 the run: outstanding chunks are cancelled and the exception propagates. Either way the finished
 chunks stay on disk for ``--resume``.
+
+Workers die with their parent, however it ends (even SIGKILL, which runs no clean-up): a worker
+blocked on its task queue would otherwise wait forever, since it holds both ends of that pipe
+itself. On Linux each worker asks the kernel for SIGKILL when its parent dies
+(``prctl(PR_SET_PDEATHSIG)`` through ctypes); on every platform a watchdog thread in each worker
+also checks twice a second that its parent is still the process that started it, and ends the
+worker when it is not.
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
 import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -26,13 +38,38 @@ Task = TypeVar("Task")
 Result = TypeVar("Result")
 
 IN_FLIGHT_PER_JOB = 2
+WATCHDOG_SECONDS = 0.5
+_PR_SET_PDEATHSIG = 1
 # Held while a worker starts: Ctrl-C, and SIGTERM (which the command turns into the same interrupt).
 _HELD = {signal.SIGINT, signal.SIGTERM}
 
 
-def _ignore_interrupts() -> None:
-    """Worker start-up: Ctrl-C reaches the whole process group, but only the parent decides; a worker
-    finishes its chunk (so it is kept) and exits when the parent shuts the pool down."""
+def _kill_me_with_parent() -> None:
+    """Linux: the kernel sends this process SIGKILL when the thread that started it ends."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl: the watchdog remains
+        pass
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        if os.getppid() != parent:
+            os._exit(1)
+        time.sleep(WATCHDOG_SECONDS)
+
+
+def _worker_start(parent: int) -> None:
+    """Worker start-up: die with the parent; ignore Ctrl-C, which reaches the whole process group, but
+    only the parent decides: a worker finishes its chunk (so it is kept) and exits when the parent
+    shuts the pool down."""
+    _kill_me_with_parent()
+    if os.getppid() != parent:  # the parent died before the request above took effect
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="parent-watchdog", daemon=True).start()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
@@ -66,7 +103,8 @@ def run_bounded(
         return
     limit = IN_FLIGHT_PER_JOB * jobs
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_ignore_interrupts) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_start,
+                             initargs=(os.getpid(),)) as pool:
         pending: set[Future[Result]] = set()
         try:
             for task in tasks:

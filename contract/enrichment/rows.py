@@ -42,6 +42,11 @@ class OptionError(EnrichmentError):
     """A run is refused because of how it was asked for (a usage error: exit code 2)."""
 
 
+class InputError(EnrichmentError):
+    """The input turned out unreadable part-way (a corrupt Parquet page, an I/O error): its chunks are
+    worth nothing, so the run removes its parts directory and a plain rerun is not refused."""
+
+
 @dataclass(frozen=True)
 class RowBatch:
     """The outcome for a batch of rows: a float32 matrix and, per row, ``None`` or an error."""

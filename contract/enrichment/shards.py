@@ -18,27 +18,27 @@ from pathlib import Path
 from typing import Any
 
 from contract.core.stagedfile import write_atomic
-from contract.enrichment import jsonl, parquet
-from contract.enrichment.pipeline import rejects_default
+from contract.enrichment import parquet
+from contract.enrichment.encoding import rejects_text
+from contract.enrichment.pipeline import DEFAULT_CHUNK_BYTES, rejects_default
 from contract.enrichment.table import require_pyarrow
 
 
 def read_shard(path: str | Path) -> Any:
     """A Parquet shard as a pandas DataFrame backed by Arrow types (so writing it back is exact)."""
     require_pyarrow()
-    import pyarrow.parquet as pq
-
     pd = importlib.import_module("pandas")  # by name: optional, and no pandas stubs needed
     parquet.input_schema(Path(path))  # refuses a shard without id/fen, or not Parquet
-    return pq.read_table(path).to_pandas(types_mapper=pd.ArrowDtype)
+    return parquet.read_plain_table(Path(path)).to_pandas(types_mapper=pd.ArrowDtype)
 
 
 def write_shard(enriched: Any, source: str | Path, output: str | Path, schema_id: str, chunk_size: int) -> int:
-    """Write an enriched shard and its rejects file as the CLI would; return the number of rejects."""
+    """Write an enriched shard and its rejects file as the CLI would; return the number of rejects.
+
+    Row groups are cut where the CLI cuts chunks: ``chunk_size`` rows, fewer for wide rows
+    (:func:`contract.enrichment.parquet.rows_per_chunk` over the source file's metadata)."""
     source_path, output_path = Path(source), Path(output)
-    rejects = parquet.write_enriched(
-        enriched, output_path, schema_id, parquet.input_schema(source_path), chunk_size
-    )
-    text = "".join(jsonl.reject_line(row_id, line, error) for row_id, line, error in rejects)
-    write_atomic(rejects_default(output_path), text)
+    rows = parquet.rows_per_chunk(source_path, chunk_size, DEFAULT_CHUNK_BYTES)
+    rejects = parquet.write_enriched(enriched, output_path, schema_id, parquet.input_schema(source_path), rows)
+    write_atomic(rejects_default(output_path), rejects_text(rejects))
     return len(rejects)

@@ -6,6 +6,7 @@ Needs the [dask] extra (dask[distributed], pandas, pyarrow).
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -59,6 +60,14 @@ def test_dask_local_cluster_writes_the_same_bytes_as_the_cli(tmp_path: Path) -> 
         distributed.Client(cluster) as client,
     ):
         counts = example.enrich_shards(client, "kcp-13", tmp_path / "in", tmp_path / "dask", chunk_size=64)
+        # the command exits as the CLI does: 1 when a row was rejected (was 0), 0 when none was
+        for directory, expected in (("in", 1), ("clean", 0)):
+            if directory == "clean":
+                (tmp_path / "clean").mkdir()
+                shutil.copy(shards[0], tmp_path / "clean" / shards[0].name)
+            argv = ["--schema", "kcp-13", str(tmp_path / directory), str(tmp_path / f"{directory}-out"),
+                    "--chunk-size", "64", "--scheduler", cluster.scheduler_address]
+            assert example.main(argv) == expected
     assert counts == {"shard-000.parquet": 0, "shard-001.parquet": 1, "shard-002.parquet": 0}
     (tmp_path / "cli").mkdir()
     for shard in shards:

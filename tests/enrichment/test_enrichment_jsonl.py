@@ -16,7 +16,10 @@ import contract
 from contract.core import registry
 from contract.core.resources import golden_dir
 from contract.enrichment import EnrichmentError, Options, enrich_file, pipeline
+from contract.enrichment.progress import Progress
 from contract.enrichment.rows import OptionError
+
+KINGS_FEN = "4k3/8/8/8/8/8/4r3/4K3 w - -"
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -157,7 +160,7 @@ def test_resume_after_an_interruption_gives_identical_output(tmp_path: Path, mon
     with monkeypatch.context() as patch:
         interrupt_after(patch, 5)
         with pytest.raises(Interrupt):
-            enrich_file(Options("kcp-13", source, output, chunk_size=64))
+            enrich_file(Options("kcp-13", source, output, chunk_size=64, overwrite=True))
     parts = tmp_path / "out.jsonl.parts"
     assert len(list(parts.glob("part-*.rows.jsonl"))) == 5
     assert output.read_text(encoding="utf-8") == "previous output\n"  # nothing half-written
@@ -212,7 +215,7 @@ def test_missing_input_and_input_as_output_are_refused(tmp_path: Path) -> None:
     with pytest.raises(EnrichmentError, match="no such input file"):
         enrich_file(Options("kcp-13", tmp_path / "absent.jsonl", tmp_path / "out.jsonl"))
     source = write_jsonl(tmp_path / "in.jsonl", corpus_rows(3))
-    with pytest.raises(EnrichmentError, match="overwrite the input"):
+    with pytest.raises(EnrichmentError, match="the output is the same file as the input"):
         enrich_file(Options("kcp-13", source, source))
     assert source.read_text(encoding="utf-8").count("\n") == 3
 
@@ -257,3 +260,51 @@ def test_an_empty_input_gives_an_empty_output(tmp_path: Path) -> None:
     assert (tmp_path / "out.jsonl").read_bytes() == b""
     assert (tmp_path / "out.jsonl.rejects.jsonl").read_bytes() == b""
     assert json.loads((tmp_path / "out.jsonl.meta.json").read_text(encoding="utf-8"))["schema"] == "kcp-13"
+
+
+@pytest.mark.parametrize("width", [20, 40, 60, 100])
+def test_progress_line_fits_the_terminal_and_shows_an_eta(width: int) -> None:
+    """Was: no ETA, and a line wider than a narrow terminal wrapped onto a new line at every redraw."""
+    progress = Progress(FakeTerminal(), quiet=False)
+    progress.add(500, 3, 0.25)
+    line = progress.line(progress._start + 10.0, width)
+    assert len(line) <= width - 1
+    if width == 100:
+        assert re.fullmatch(r"extract: \[#{6}\.{18}\]  25\.0% 500 rows 50 rows/s ETA 00:30 3 rejected", line), line
+    if width == 60:  # no room for the bar: the rest is kept whole
+        assert line == "extract:  25.0% 500 rows 50 rows/s ETA 00:30 3 rejected"
+    if width == 40:
+        assert line == "extract:  25.0% 500 rows 50 rows/s ETA…"
+
+
+def test_progress_eta_counts_only_this_runs_work() -> None:
+    """Chunks skipped by --resume are not work done at this run's rate."""
+    progress = Progress(FakeTerminal(), quiet=False)
+    progress.add(600, 0, 0.6, resumed=True)
+    progress.add(100, 0, 0.7)
+    assert progress.line(progress._start + 10.0, 200).endswith("700 rows (600 resumed) 10 rows/s ETA 00:30")
+
+
+def test_chunks_are_bounded_in_bytes_as_well_as_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: a chunk was always --chunk-size rows, so 2,000 rows of ~1 MB peaked at 6.7 GiB with --jobs 2."""
+    wide = "x" * (400 << 10)
+    rows = [{"id": f"r{index}", "fen": KINGS_FEN, "note": wide} for index in range(70)]
+    source = write_jsonl(tmp_path / "in.jsonl", rows)
+    sizes: list[tuple[int, int]] = []
+    real = pipeline.run_chunk
+
+    def measured(task: pipeline.ChunkTask) -> pipeline.ChunkResult:
+        sizes.append((len(task.payload), sum(len(raw) for _, raw in task.payload)))
+        return real(task)
+
+    monkeypatch.setattr(pipeline, "run_chunk", measured)
+    summary = enrich_file(Options("material-7-v1", source, tmp_path / "out.jsonl", quiet=True))
+    assert (summary.rows, summary.rejected) == (70, 0)
+    line = len(json.dumps(rows[0])) + 1
+    budget = pipeline.DEFAULT_CHUNK_BYTES
+    assert all(held < budget + line for _, held in sizes), sizes
+    assert sum(count for count, _ in sizes) == 70 and len(sizes) > 1
+    small = enrich_file(Options("material-7-v1", source, tmp_path / "small.jsonl", quiet=True,
+                                chunk_bytes=1 << 20))
+    assert small.rows == 70
+    assert (tmp_path / "small.jsonl").read_bytes() == (tmp_path / "out.jsonl").read_bytes()

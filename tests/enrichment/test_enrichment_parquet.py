@@ -144,3 +144,77 @@ def test_an_empty_table_gives_an_empty_enriched_table(tmp_path: Path) -> None:
     table = pq.read_table(tmp_path / "out.parquet")
     assert table.num_rows == 0
     assert table.column_names == ["id", "fen", "side", "ply", "features"]
+
+
+def test_view_type_columns_are_read_as_plain_types(tmp_path: Path) -> None:
+    """Was: ``string_view``/``binary_view`` columns (which the schema check accepted) ended in an
+    ``ArrowNotImplementedError`` traceback and left ``OUT.parts`` behind."""
+    rows = corpus_rows(30)
+    rows[4]["fen"] = "not a fen"
+    source = tmp_path / "views.parquet"
+    pq.write_table(pa.table({
+        "id": pa.array([row["id"] for row in rows], pa.string_view()),
+        "fen": pa.array([row["fen"] for row in rows], pa.string_view()),
+        "blob": pa.array([str(row["ply"]).encode() for row in rows], pa.binary_view()),
+        "tags": pa.array([[row["side"]] for row in rows], pa.list_(pa.string_view())),
+    }), source)
+    assert pq.read_schema(source).field("fen").type == pa.string_view()
+    summary = enrich_file(Options("material-7-v1", source, tmp_path / "out.parquet", chunk_size=8))
+    assert (summary.rows, summary.rejected) == (29, 1)
+    table = pq.read_table(tmp_path / "out.parquet")
+    assert table.schema.field("id").type == pa.string()
+    assert table.schema.field("blob").type == pa.binary()
+    assert table.schema.field("tags").type == pa.list_(pa.string())
+    assert table.column("blob").to_pylist() == [str(row["ply"]).encode() for index, row in enumerate(rows) if index != 4]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["out.parquet", "out.parquet.rejects.jsonl",
+                                                                 "views.parquet"]
+
+
+def test_a_corrupt_parquet_names_the_file_and_leaves_nothing_that_blocks_a_rerun(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Was: "Corrupt snappy compressed data." without the file, and ``OUT.parts`` left so that a plain
+    rerun was refused as "interrupted"."""
+    from contract.cli import main
+
+    source = write_parquet(tmp_path / "in.parquet", corpus_rows(3000), row_group_size=500)
+    data = bytearray(source.read_bytes())
+    handle = pq.ParquetFile(source)
+    column = handle.metadata.row_group(3).column(1)  # the fen column of the fourth row group
+    start = column.data_page_offset
+    for offset in range(start + 40, start + column.total_compressed_size - 8):
+        data[offset] ^= 0x5A
+    broken = tmp_path / "broken.parquet"
+    broken.write_bytes(bytes(data))
+    argv = ["extract", "--schema", "material-7-v1", "--input", str(broken), "--output", str(tmp_path / "out.parquet"),
+            "--chunk-size", "500", "--quiet"]
+    for _ in range(2):  # the rerun fails the same way: not "interrupted"
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"extract: {broken}: the Parquet data cannot be read (")
+        assert err.endswith("); nothing was written\n") and "Traceback" not in err
+        assert sorted(path.name for path in tmp_path.iterdir()) == ["broken.parquet", "in.parquet"]
+
+
+def test_wide_rows_make_smaller_chunks_and_dask_cuts_the_same_row_groups(tmp_path: Path) -> None:
+    """Was: a chunk was always --chunk-size rows whatever their size (2,000 rows of ~1 MB peaked at 6.7 GiB)."""
+    from contract.enrichment import DEFAULT_CHUNK_BYTES, parquet
+    from contract.enrichment.shards import write_shard
+
+    rows = corpus_rows(120)
+    payload = bytes(range(256)) * (1 << 10)  # 256 KiB per row, not compressible to nothing
+    source = tmp_path / "wide.parquet"
+    pq.write_table(pa.table({
+        "id": [row["id"] for row in rows], "fen": [row["fen"] for row in rows],
+        "payload": pa.array([payload[index:] + payload[:index] for index in range(120)], pa.binary()),
+    }), source, row_group_size=60, compression="none")
+    per_chunk = parquet.rows_per_chunk(source, 1000, DEFAULT_CHUNK_BYTES)
+    assert per_chunk < 1000 and per_chunk * len(payload) <= DEFAULT_CHUNK_BYTES
+    summary = enrich_file(Options("material-7-v1", source, tmp_path / "out.parquet"))
+    assert (summary.rows, summary.rejected) == (120, 0)
+    out = pq.ParquetFile(tmp_path / "out.parquet").metadata
+    groups = [out.row_group(index).num_rows for index in range(out.num_row_groups)]
+    assert max(groups) == per_chunk and sum(groups) == 120
+    enriched = enrich_table(parquet.read_plain_table(source), "material-7-v1")
+    write_shard(enriched, source, tmp_path / "dask.parquet", "material-7-v1", 1000)
+    assert (tmp_path / "dask.parquet").read_bytes() == (tmp_path / "out.parquet").read_bytes()

@@ -18,8 +18,8 @@ import pytest
 from enrichment_data import cli_env, corpus_rows, write_jsonl
 
 from contract.cli import main
+from contract.cli.extract import describe_os_error
 from contract.enrichment import EnrichmentError, Options, enrich_file, enrich_table, pipeline
-from contract.enrichment.command import describe_os_error
 from contract.enrichment.jsonl import MAX_LINE_BYTES
 from contract.features import UnknownSchemaError
 
@@ -64,9 +64,9 @@ def test_an_over_long_line_is_rejected_and_its_neighbours_kept(tmp_path: Path) -
 
 
 @pytest.mark.parametrize(("output", "rejects", "message"), [
-    ("dir.jsonl", None, "{tmp}/dir.jsonl: is a directory; the output must be a file path"),
-    ("out.jsonl", "dir.jsonl", "{tmp}/dir.jsonl: is a directory; the rejects must be a file path"),
-    ("out.jsonl", "missing/r.jsonl", "{tmp}/missing: the rejects directory does not exist"),
+    ("dir.jsonl", None, "{tmp}/dir.jsonl: is a directory; the output must be a regular file or absent (to send rows to a device or a pipe, leave out --output and redirect stdout)"),
+    ("out.jsonl", "dir.jsonl", "{tmp}/dir.jsonl: is a directory; the rejects file must be a regular file or absent (to send rows to a device or a pipe, leave out --output and redirect stdout)"),
+    ("out.jsonl", "missing/r.jsonl", "{tmp}/missing: the rejects file's directory does not exist"),
 ])
 def test_unusable_output_paths_are_refused_before_any_work(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], output: str, rejects: str | None, message: str
@@ -99,8 +99,9 @@ def test_a_failure_while_assembling_leaves_every_previous_file_untouched(
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(pipeline, "_copy_counting_lines", disk_full)
-    assert main(["extract", "--schema", "kcp-13", "--input", str(source), "--output", str(output), "--quiet"]) == 1
-    assert capsys.readouterr().err == "extract: No space left on device\n"
+    assert main(["extract", "--schema", "kcp-13", "--input", str(source), "--output", str(output), "--quiet",
+                 "--overwrite"]) == 1
+    assert capsys.readouterr().err == f"extract: {output}: cannot be written (No space left on device)\n"
     assert {name: (tmp_path / name).read_text() for name in previous} == previous
     assert names(tmp_path) == sorted([*previous, "in.jsonl", "out.jsonl.parts"])  # parts kept for --resume
     monkeypatch.undo()

@@ -59,10 +59,10 @@ def test_jsonl_rows_bad_rows_do_not_stop_the_rest(tmp_path: Path, capsys: pytest
     captured = capsys.readouterr()
     err = captured.err.splitlines()
     out_lines = captured.out.splitlines()
-    assert err[0].startswith("extract: line 2 (id None): not valid JSON")
+    assert err[0].startswith("extract: line 2: not valid JSON")
     assert err[1].startswith("extract: line 4 (id 'bad-fen'): bad FEN castling 'KK'")
     assert err[2].startswith("extract: line 7 (id 7): bad side 'x'")
-    assert err[3].startswith("extract: line 8 (id None): row has no 'id'")
+    assert err[3].startswith("extract: line 8: row has no 'id'")
     rows = [json.loads(line) for line in out_lines]
     assert [r["id"] for r in rows] == [p["id"] for p in probes[:3]] + ["last"]
     golden = {p["id"]: p["features"] for p in load_json("kcp-13.engine-0.12.0.json")["probes"]}

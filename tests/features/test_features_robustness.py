@@ -144,10 +144,10 @@ def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--input", "{missing}"], "{missing}: No such file or directory"),
-    (["--input", "{tmp}"], "{tmp}: is a directory, not a JSONL file"),
-    (["--fen", KINGS, "--output", "{tmp}"], "{tmp}: is a directory; --output must be a file path"),
-    (["--fen", KINGS, "--output", "{missing}/out.jsonl"], "{missing}: the output directory does not exist"),
+    (["--input", "{missing}"], "{missing}: no such input file"),
+    (["--input", "{tmp}"], "{tmp}: is a directory, not an input file"),
+    (["--fen", KINGS, "--output", "{tmp}"], "{tmp}: is a directory; the output must be a regular file or absent (to send rows to a device or a pipe, leave out --output and redirect stdout)"),
+    (["--fen", KINGS, "--output", "{missing}/out.jsonl"], "{missing}: the output's directory does not exist"),
 ])
 def test_unusable_paths_are_refused_with_exit_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
@@ -165,7 +165,9 @@ def test_a_missing_input_leaves_an_existing_output_alone(tmp_path: Path, capsys:
     output.write_text("previous\n")
     _stdin(monkeypatch, b"")
     assert main(["extract", "--schema", "kcp-13", "--input", str(tmp_path / "nope.jsonl")]) == 1
-    assert main(["extract", "--schema", "kcp-13", "--fen", KINGS, "--output", str(output)]) == 0
+    assert main(["extract", "--schema", "kcp-13", "--fen", KINGS, "--output", str(output)]) == 1  # exists
+    assert output.read_text() == "previous\n"
+    assert main(["extract", "--schema", "kcp-13", "--fen", KINGS, "--output", str(output), "--overwrite"]) == 0
     assert output.read_text() == KINGS_KCP13 + "\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]  # no temporary file left
     capsys.readouterr()
@@ -188,7 +190,7 @@ def test_an_interrupted_run_keeps_the_previous_output_and_exits_130(
         return real(schema_id, position, color)
 
     monkeypatch.setattr("contract.features.rows.extract", interrupted)
-    assert main(["extract", "--schema", "kcp-13", "--input", "-", "--output", str(output)]) == 130
+    assert main(["extract", "--schema", "kcp-13", "--input", "-", "--output", str(output), "--overwrite"]) == 130
     assert capsys.readouterr().err == f"extract: interrupted; {output} was not written\n"
     assert output.read_text() == "previous\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]
@@ -235,22 +237,33 @@ def test_stdin_lines_read_as_the_bulk_path_reads_them(tmp_path: Path, capsys: py
     capsys.readouterr()
     rejects = [json.loads(line) for line in (tmp_path / "out.jsonl.rejects.jsonl").read_text().splitlines()]
     assert [r["line"] for r in rejects] == [1, 4, 5, 6, 7]
-    expected = [f"extract: line {r['line']} (id {r['id']!r}): {r['error']}" for r in rejects]
+    idents = ["" if r["id"] is None else f" (id {r['id']!r})" for r in rejects]
+    expected = [f"extract: line {r['line']}{ident}: {r['error']}" for r, ident in zip(rejects, idents, strict=True)]
     assert captured.err.splitlines() == expected
     assert rejects[0]["error"] == "not valid JSON: starts with a UTF-8 byte-order mark"
     assert rejects[1]["error"] == "not valid JSON: not UTF-8 text (byte 22)"
     assert rejects[3]["error"] == f"line longer than {MAX_LINE_BYTES} bytes (not read)"
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--input", "games.parquet"], "games.parquet is Parquet: give --output FILE.parquet (stdout is JSONL)"),
-    (["--fen", KINGS, "--output", "out.parquet"],
-     "--fen rows are written as JSONL, not to out.parquet: Parquet needs --input FILE.parquet"),
-])
-def test_parquet_where_only_jsonl_can_go_is_a_usage_error(capsys: pytest.CaptureFixture[str], args: list[str],
-                                                          message: str) -> None:
-    assert main(["extract", "--schema", "kcp-13", *args]) == 2
-    assert capsys.readouterr().err == f"extract: {message}\n"
+def test_parquet_streams_to_stdout_and_fen_rows_to_a_parquet_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Was a usage error ("stdout is JSONL", "Parquet needs --input FILE.parquet"): one pipeline now
+    serves every pairing of JSONL and Parquet, streams included."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    source = tmp_path / "games.parquet"
+    pq.write_table(pa.table({"id": ["k", "bad"], "fen": [KINGS, "nonsense"]}), source)
+    assert main(["extract", "--schema", "kcp-13", "--input", str(source)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == KINGS_KCP13.replace('"fen"', '"k"') + "\n"
+    assert captured.err.startswith("extract: row 2 (id 'bad'): ")
+    output = tmp_path / "out.parquet"
+    assert main(["extract", "--schema", "kcp-13", "--fen", KINGS, "--output", str(output)]) == 0
+    table = pq.read_table(output)
+    assert table.column("id").to_pylist() == ["fen"]
+    assert table.column("features").to_pylist() == [
+        [float(np.float32(value)) for value in json.loads(KINGS_KCP13)["features"]]]
 
 
 def test_compressed_input_is_refused_as_a_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -366,3 +366,13 @@ def test_extract_refuses_what_is_not_a_position_with_a_pointer_to_extract_fen() 
         extract("kcp-13", fen, chess.WHITE)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"^extract_batch: item 1 must be a \(position, color\) pair, not Position$"):
         extract_batch("kcp-13", [(parse_fen(fen), chess.WHITE), parse_fen(fen)])  # type: ignore[list-item]
+
+
+def test_a_refused_rows_id_cannot_drive_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The stream path's reject lines go through the kit's console escaping like every other printer."""
+    source = tmp_path / "rows.jsonl"
+    source.write_text(json.dumps({"id": "\x1b[2Kfake\r", "fen": "bad"}) + "\n", encoding="utf-8")
+    assert main(["extract", "--schema", "kcp-13", "--input", str(source)]) == 1
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\r" not in err
+    assert err.startswith("extract: line 1 (id '\\x1b[2Kfake\\r'): ")

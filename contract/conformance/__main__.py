@@ -10,8 +10,9 @@ any implementation is asked.
 recorded answers (labelled ``recorded``, with the reason) when it cannot be built. ``engine-build`` only
 builds it and prints the command; ``differential`` compares the kit's extractors with the engine's.
 
-Exit status: 0 when every disagreement is listed in the known-divergences file and no entry is stale;
-1 otherwise (or when a corpus cannot be read); 2 for a usage error.
+Exit status: 0 when every disagreement is listed in the known-divergences file, no answer is an
+``error`` and no entry is stale; 1 otherwise (or when a corpus cannot be read, or an adapter dies: then
+one message names the implementation, the case and the last lines of its stderr); 2 for a usage error.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from contract.conformance.runner import (
     DEFAULT_TIMEOUT,
     LIVE,
     RECORDED,
+    AdapterFailure,
     Implementation,
     UsageError,
     env_variable,
@@ -148,7 +150,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CorpusError, divergence_file.DivergenceFileError) as exc:
         print(console_text(f"error: {exc}"), file=sys.stderr)
         return EXIT_FAILED
-    outcome = run(implementations, cases, kinds, known, timeout=args.timeout)
+    try:
+        outcome = run(implementations, cases, kinds, known, timeout=args.timeout)
+    except AdapterFailure as exc:  # one message; each of its lines (the adapter's stderr too) escaped
+        print("\n".join(console_text(line) for line in f"error: {exc}".split("\n")), file=sys.stderr)
+        return EXIT_FAILED
     if args.html is not None:
         try:
             matrixpage.write(args.html, outcome, args.divergences or divergence_file.default_path())

@@ -1,10 +1,14 @@
 """The adapter protocol (``schema/adapter-protocol.schema.json``): JSON lines in, JSON lines out.
 
 :class:`LiveAdapter` runs an implementation's adapter command, sends one request line per case and
-reads one response line back, in order. A response that is not JSON, does not match the schema, names
-another case id, or does not come within the timeout is turned into an ``error`` answer for that case
-(never a traceback); if the process dies, every remaining case gets an ``error`` answer naming its
-exit status and the tail of its stderr.
+reads one response line back, in order. A response that is not JSON or does not match the schema is
+turned into an ``error`` answer for that case (never a traceback). An adapter that cannot start, exits,
+answers out of order or does not answer within the timeout is *dead*: :attr:`LiveAdapter.dead` then
+says why, with the last lines of its stderr, and the runner stops the run there (one message, not one
+per remaining case).
+
+The adapter starts in the caller's working directory (``cwd=None``), so a relative path in its
+command means what it means in the caller's shell.
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from jsonschema.exceptions import best_match
 from contract.core.resources import schema_dir
 
 PROTOCOL_SCHEMA: Final = "adapter-protocol.schema.json"
-STDERR_TAIL: Final = 2000
+STDERR_LINES: Final = 6  # the last lines of a dead adapter's stderr shown
+STDERR_LINE_WIDTH: Final = 200
 
 
 @cache
@@ -89,17 +94,24 @@ class LiveAdapter:
             self._lines.put(line)
         self._lines.put(None)
 
-    def _stderr_tail(self) -> str:
+    @property
+    def dead(self) -> str | None:
+        """Why the adapter can answer no more, or ``None`` while it is alive."""
+        return self._dead
+
+    def _stderr_tail(self) -> list[str]:
         if self._stderr is None:
-            return ""
+            return []
         self._stderr.flush()
         self._stderr.seek(0)
-        text = self._stderr.read()
-        return text[-STDERR_TAIL:].strip()
+        lines = [line.rstrip() for line in self._stderr.read().splitlines() if line.strip()]
+        return [line if len(line) <= STDERR_LINE_WIDTH else line[:STDERR_LINE_WIDTH] + "..."
+                for line in lines[-STDERR_LINES:]]
 
     def _die(self, why: str) -> None:
         tail = self._stderr_tail()
-        self._dead = why + (f"; stderr: {tail}" if tail else "")
+        self._dead = why + ("; its stderr ends with:\n" + "\n".join(f"    {line}" for line in tail)
+                            if tail else "; its stderr is empty")
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
         case_id = str(request["id"])
@@ -111,6 +123,10 @@ class LiveAdapter:
             process.stdin.write(json.dumps(request, ensure_ascii=True) + "\n")
             process.stdin.flush()
         except (BrokenPipeError, OSError):
+            try:
+                process.wait(timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
             self._die(f"adapter exited (status {process.poll()}) before answering")
             return error_answer(case_id, self._dead or "")
         try:

@@ -21,7 +21,7 @@ from contract.core.consoletext import CUT_AT, console_text, cut
 COLUMNS: Final = ("implementation", "mode", "kind", "cases", "agree", "listed", "unlisted", "unsupported",
                   "error")
 OUTCOMES: Final = ("agree", "listed", "unlisted", "unsupported", "error")
-HEADERS: Final = {"unlisted": "UNLISTED"}  # shouted in the text matrix: these fail the run
+HEADERS: Final = {"unlisted": "UNLISTED", "error": "ERRORS"}  # shouted in the text matrix: these fail the run
 
 
 def _show(value: Any) -> str:
@@ -110,6 +110,7 @@ def as_json(run: Run) -> dict[str, Any]:
         "matrix": rows(run),
         "listed": [disagreement(r, e) for r, e in run.listed],
         "unlisted": [disagreement(r, None) for r in run.unlisted],
+        "errors": [disagreement(r, None) for r in run.errors],
         "stale": [_entry(e) for e in run.stale],
         "unchecked": [_entry(e) for e in run.unchecked],
     }
@@ -144,11 +145,17 @@ def as_text(run: Run) -> str:
             lines.append(f"  {result.implementation}  {result.case.id}")
             lines.append(f"      expected {expected_text(result.case.expected, result.compared)}")
             lines.append(f"      got      {got_text(result)}")
+    if run.errors:
+        lines += ["", f"ERROR answers ({len(run.errors)}; an error is never agreement and never a listed"
+                      " divergence: each fails the run):"]
+        for result in run.errors:
+            lines.append(f"  {result.implementation}  {result.case.id}")
+            lines.append(f"      got      {got_text(result)}")
     if run.stale:
         lines += ["", f"STALE divergence entries ({len(run.stale)}; the case now agrees or no longer exists:"
                       " remove them from golden/divergences.json):"]
         lines += [f"  {e.implementation}  {e.case}  ({e.reason})" for e in run.stale]
     verdict = "PASS" if run.ok else "FAIL"
-    lines += ["", f"{verdict}: {len(run.unlisted)} unlisted disagreement(s), {len(run.stale)} stale entr(y/ies),"
-                  f" {len(run.listed)} listed divergence(s)."]
+    lines += ["", f"{verdict}: {len(run.unlisted)} unlisted disagreement(s), {len(run.errors)} error answer(s),"
+                  f" {len(run.stale)} stale entr(y/ies), {len(run.listed)} listed divergence(s)."]
     return "\n".join(console_text(line) for line in lines) + "\n"

@@ -10,6 +10,12 @@ Any other name needs ``NAME=COMMAND``.
 Comparison: ``outcome``/``verdict`` and ``message`` exactly (a message may be a prefix where the corpus
 says so), vectors value by value as float32 bit patterns. A recorded answer that names no exact text
 is compared on its verdict only.
+
+An ``error`` answer (the adapter or the implementation failed on that case) is never an agreement and
+never a listed divergence: it fails the run whatever ``golden/divergences.json`` says. An adapter that
+dies (cannot start, exits, answers out of order, times out) stops the run at once with
+:class:`AdapterFailure`, whose one message names the implementation, the case and the last lines of
+the adapter's stderr. Adapters start in the caller's working directory.
 """
 
 from __future__ import annotations
@@ -36,6 +42,10 @@ DEFAULT_TIMEOUT: Final = 120.0
 
 class UsageError(ValueError):
     """An ``--impl`` that cannot be resolved."""
+
+
+class AdapterFailure(RuntimeError):
+    """A live adapter died before answering every case; the message says which, where and why."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +101,7 @@ def resolve(spec: str, environ: dict[str, str] | None = None) -> Implementation:
 class Result:
     implementation: str
     case: Case
-    status: str  # agree | disagree | unsupported
+    status: str  # agree | disagree | unsupported | error
     got: dict[str, Any]
     compared: tuple[str, ...]
 
@@ -118,7 +128,7 @@ def compare(expected: Expected, answer: dict[str, Any]) -> tuple[str, tuple[str,
     if status == "unsupported":
         return "unsupported", ()
     if status == "error":
-        return "disagree", ("status",)
+        return "error", ("status",)
     keys = tuple(k for k in expected.fields if k in answer)
     for key in keys:
         want, got = expected.fields[key], answer[key]
@@ -145,8 +155,15 @@ def recorded_answer(implementation: str, case: Case) -> dict[str, Any]:
 def ask_all(implementation: Implementation, cases: Sequence[Case], timeout: float) -> list[dict[str, Any]]:
     if implementation.mode == RECORDED:
         return [recorded_answer(implementation.name, case) for case in cases]
-    with LiveAdapter(implementation.name, implementation.command, timeout, cwd=data_root()) as adapter:
-        return [adapter.ask(case.request_line()) for case in cases]
+    answers = []
+    with LiveAdapter(implementation.name, implementation.command, timeout) as adapter:
+        for case in cases:
+            answers.append(adapter.ask(case.request_line()))
+            if adapter.dead is not None:
+                raise AdapterFailure(f"implementation {implementation.name!r} "
+                                     f"({shlex.join(implementation.command)}) failed at case {case.id}: "
+                                     f"{adapter.dead}")
+    return answers
 
 
 def evaluate(implementation: Implementation, cases: Sequence[Case], answers: Sequence[dict[str, Any]]
@@ -169,16 +186,18 @@ class Run:
     divergences: list[Divergence]
     listed: list[tuple[Result, Divergence]] = field(default_factory=list)
     unlisted: list[Result] = field(default_factory=list)
+    errors: list[Result] = field(default_factory=list)
     stale: list[Divergence] = field(default_factory=list)
     unchecked: list[Divergence] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.unlisted and not self.stale
+        return not self.unlisted and not self.stale and not self.errors
 
 
 def classify(run: Run) -> Run:
-    """Split disagreements into listed and unlisted; find stale and unchecked entries."""
+    """Split disagreements into listed and unlisted, set errors apart (never listed), and find stale
+    and unchecked entries."""
     modes = {impl.name: impl.mode for impl in run.implementations}
     by_key = {(r.implementation, r.case.id): r for r in run.results}
     entries: dict[tuple[str, str], Divergence] = {}
@@ -187,6 +206,9 @@ def classify(run: Run) -> Run:
         if mode is not None and entry.applies(entry.implementation, mode):
             entries[(entry.implementation, entry.case)] = entry
     for result in run.results:
+        if result.status == "error":
+            run.errors.append(result)
+            continue
         if result.status != "disagree":
             continue
         listed = entries.get((result.implementation, result.case.id))

@@ -3,9 +3,7 @@ and what happens with adapters that misbehave (wrong answers, crashes, garbage, 
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -18,6 +16,7 @@ from contract.conformance.report import as_json, as_text
 from contract.conformance.runner import (
     LIVE,
     RECORDED,
+    AdapterFailure,
     Implementation,
     Run,
     UsageError,
@@ -92,7 +91,7 @@ def test_compare_requires_every_canonical_field_of_a_live_answer() -> None:
     assert compare(CASE.expected, {"status": "ok", "outcome": "satisfied", "message": None})[0] == "agree"
     assert compare(CASE.expected, {"status": "ok", "outcome": "satisfied", "message": "x"})[0] == "disagree"
     assert compare(CASE.expected, {"status": "unsupported"})[0] == "unsupported"
-    assert compare(CASE.expected, {"status": "error", "message": "boom"})[0] == "disagree"
+    assert compare(CASE.expected, {"status": "error", "message": "boom"})[0] == "error"
     assert compare(CASE.expected, {"status": "ok"})[0] == "disagree"  # nothing to compare is no agreement
 
 
@@ -176,31 +175,68 @@ def test_a_wrong_live_answer_fails_the_run_and_names_the_case(tmp_path: Path) ->
     assert report["unlisted"][0]["expected"]["message"] == "engineCompatibility must not be blank"
 
 
-def test_garbage_wrong_ids_and_crashes_become_error_answers(tmp_path: Path) -> None:
+def test_garbage_answers_become_error_answers_that_fail_the_run(tmp_path: Path) -> None:
     cases = load_cases(["engine-compatibility"])[:3]
     garbage = _fake_adapter(tmp_path, "    return 'this is not json'")
-    results = run([Implementation("fake", LIVE, garbage)], cases, ["engine-compatibility"], []).results
-    assert all(r.got["status"] == "error" and "not JSON" in r.got["message"] for r in results)
-
-    wrong_id = _fake_adapter(tmp_path, "    return json.dumps({'id': 'other', 'status': 'unsupported'})")
-    results = run([Implementation("fake", LIVE, wrong_id)], cases, ["engine-compatibility"], []).results
-    assert all(r.status == "disagree" and "out of order" in r.got["message"] for r in results)
-
-    crash = _fake_adapter(tmp_path, "    sys.stderr.write('kaboom\\n'); sys.exit(3)")
-    results = run([Implementation("fake", LIVE, crash)], cases, ["engine-compatibility"], []).results
-    assert all("status 3" in r.got["message"] and "kaboom" in r.got["message"] for r in results)
-
-    missing = run([Implementation("fake", LIVE, ("/nonexistent/adapter",))], cases,
-                  ["engine-compatibility"], []).results
-    assert all(r.got["status"] == "error" and "could not start" in r.got["message"] for r in missing)
+    outcome = run([Implementation("fake", LIVE, garbage)], cases, ["engine-compatibility"], [])
+    assert all(r.status == "error" and "not JSON" in r.got["message"] for r in outcome.results)
+    assert not outcome.ok and len(outcome.errors) == 3 and not outcome.unlisted
 
 
-def test_a_silent_adapter_times_out(tmp_path: Path) -> None:
-    cases = load_cases(["engine-compatibility"])[:2]
-    silent = _fake_adapter(tmp_path, "    return None")
-    results = run([Implementation("fake", LIVE, silent)], cases, ["engine-compatibility"], [],
-                  timeout=0.5).results
-    assert all(r.got["status"] == "error" and "within 0.5 s" in r.got["message"] for r in results)
+def test_an_error_answer_fails_the_run_even_when_its_case_is_listed() -> None:
+    entry = Divergence("fake", CASE.id, "a listed divergence is no excuse for a crash")
+    crashed = _run([entry], {"status": "error", "message": "KeyError: 'x'"})
+    assert not crashed.ok and not crashed.listed and not crashed.stale
+    assert [r.case.id for r in crashed.errors] == [CASE.id]
+    assert "ERROR answers (1" in as_text(crashed) and "KeyError" in as_text(crashed)
+    assert as_json(crashed)["errors"][0]["case"] == CASE.id
+
+
+def _dead_run(tmp_path: Path, body: str, timeout: float = 120.0) -> str:
+    cases = load_cases(["engine-compatibility"])[:50]
+    with pytest.raises(AdapterFailure) as failure:
+        run([Implementation("fake", LIVE, _fake_adapter(tmp_path, body))], cases, ["engine-compatibility"],
+            [], timeout=timeout)
+    return str(failure.value)
+
+
+def test_an_adapter_that_dies_fails_the_run_at_once_with_its_stderr(tmp_path: Path) -> None:
+    noisy = "".join(f"    sys.stderr.write('line {n}\\n')\n" for n in range(30))
+    message = _dead_run(tmp_path, noisy + "    sys.stderr.write('kaboom\\n'); sys.exit(3)")
+    assert "'fake'" in message and "engine-compatibility/recorded-00" in message and "status 3" in message
+    assert message.count("kaboom") == 1 and "line 29" in message and "line 3\n" not in message  # a few lines
+    assert len(message.splitlines()) <= 8
+
+
+def test_wrong_ids_timeouts_and_missing_commands_stop_the_run(tmp_path: Path) -> None:
+    assert "out of order" in _dead_run(tmp_path, "    return json.dumps({'id': 'other', 'status': 'unsupported'})")
+    assert "within 0.5 s" in _dead_run(tmp_path, "    return None", timeout=0.5)
+    with pytest.raises(AdapterFailure, match="could not start"):
+        run([Implementation("fake", LIVE, ("/nonexistent/adapter",))], load_cases(["engine-compatibility"]),
+            ["engine-compatibility"], [])
+
+
+def test_a_dead_adapter_is_one_message_from_the_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "dies.py"
+    script.write_text("import sys\nsys.stderr.write('no module named mine\\n')\nsys.exit(1)\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["run", "--impl", f"mine={sys.executable} dies.py", "--kinds", "manifest"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("error:") == 1 and "no module named mine" in captured.err
+    assert len(captured.err) < 1000
+
+
+def test_adapters_start_in_the_callers_working_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "here.txt").write_text("found", encoding="utf-8")
+    body = ("    text = open('here.txt').read()\n"
+            "    return json.dumps({'id': req['id'], 'status': 'unsupported', 'message': text})")
+    _fake_adapter(tmp_path, body)
+    monkeypatch.chdir(tmp_path)
+    relative = resolve(f"mine={sys.executable} fake_adapter.py")  # the README's relative form
+    outcome = run([relative], load_cases(["engine-compatibility"])[:2], ["engine-compatibility"], [])
+    assert [r.got["message"] for r in outcome.results] == ["found", "found"]
 
 
 def test_protocol_violations_are_named(tmp_path: Path) -> None:
@@ -223,33 +259,3 @@ def test_the_documented_example_adapter_works(tmp_path: Path) -> None:
     assert outcome.ok, as_text(outcome)
     statuses = {(r.case.kind, r.status) for r in outcome.results}
     assert statuses == {("engine-compatibility", "agree"), ("manifest", "unsupported")}
-
-
-def test_the_training_adapter_runs_live_and_reproduces_the_recorded_python_column(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    double = Path(__file__).with_name("training_double")
-    monkeypatch.setenv("PYTHONPATH", f"{double}{os.pathsep}{data_root()}")
-    monkeypatch.setenv("DICECHESS_CONFORMANCE_TRAINING", f"{sys.executable} -m contract.conformance.training_adapter")
-    training = resolve("training")
-    assert training.mode == LIVE
-    cases = [c for c in load_cases(["engine-compatibility"]) if "training" in c.recorded]
-    assert len(cases) == 62
-    outcome = run([training], cases, ["engine-compatibility"], [])
-    for result in outcome.results:
-        assert result.got["status"] == "ok", result.got
-        assert result.got["outcome"] == result.case.recorded["training"].fields["outcome"], result.case.id
-    # live, the training mirror's own texts show: e.g. its invalid-constraint suffix (§3.3, §9.8)
-    by_id = {r.case.id: r for r in outcome.results}
-    assert by_id["engine-compatibility/recorded-10"].got["message"] == (
-        "invalid engineCompatibility '>=0.12'; expected e.g. '>=0.4.0 <0.5.0'")
-    assert by_id["engine-compatibility/recorded-10"].status == "disagree"
-
-
-def test_the_training_adapter_says_why_it_cannot_start(tmp_path: Path) -> None:
-    if importlib.util.find_spec("dicechess_training") is not None:
-        pytest.skip("dicechess_training is installed here: the adapter can start")
-    command = (sys.executable, "-m", "contract.conformance.training_adapter")
-    cases = load_cases(["engine-compatibility"])[:1]
-    result = run([Implementation("training", LIVE, command)], cases, ["engine-compatibility"], []).results[0]
-    assert result.got["status"] == "error"
-    assert "cannot import dicechess_training.contracts.kcp13" in result.got["message"]

@@ -1,6 +1,7 @@
 """Write the JSON Schemas (draft 2020-12) of the golden corpus files under ``schema/``.
 
 * ``probes.schema.json`` - ``golden/probes.json``;
+* ``probes-tsv.schema.json`` - ``golden/probes.tsv`` as :func:`contract.golden.probetable.read` gives it;
 * ``golden-vectors.schema.json`` - ``golden/vectors/*.json`` and the engine's recorded goldens (one
   format); each schema id is tied to its exact column list and width;
 * ``parity.schema.json`` - the engine-format parity file ``synthetic_kcp13_value_parity.json``;
@@ -110,6 +111,13 @@ def golden_vectors_schema() -> dict[str, Any]:
              "engineVersion": SEMVER,
              "engineArtifact": {"type": "string"},
              "generator": {"type": "string"},
+             "provenance": {
+                 "type": "object",
+                 "required": ["computedBy", "computedByVersion", "program"],
+                 "additionalProperties": {"type": "string"},
+                 "description": "In a file the kit computed: the program and version that wrote it, and what "
+                                "engineVersion means there. The engine's own recordings carry none.",
+             },
              "columns": {"type": "array", "items": {"type": "string"}},
              "probes": {"type": "array", "items": probe},
          },
@@ -211,9 +219,29 @@ def feature_schemas_schema() -> dict[str, Any]:
     )
 
 
+def probes_tsv_schema() -> dict[str, Any]:
+    row = {
+        "type": "object",
+        "required": ["id", "fen", "tags", "note"],
+        "additionalProperties": False,
+        "properties": {"id": PROBE_ID, "fen": FEN, "tags": TAGS, "note": {"type": "string"}},
+    }
+    return _document(
+        "probes-tsv", "dicechess-contract golden probe table",
+        "golden/probes.tsv, the probe list in the training golden tool's format (header id, fen, tags, note; "
+        "tab-separated; tags space-separated), as contract.golden.probetable.read gives it: the header's "
+        "columns and one object per line. The line structure itself (UTF-8, LF, a final newline, four fields "
+        "per line) is checked by that reader.",
+        {"type": "object", "required": ["columns", "rows"], "additionalProperties": False,
+         "properties": {"columns": {"const": ["id", "fen", "tags", "note"]},
+                        "rows": {"type": "array", "minItems": 1, "items": row}}},
+    )
+
+
 SCHEMAS = {
     "feature-schemas": feature_schemas_schema,
     "probes": probes_schema,
+    "probes-tsv": probes_tsv_schema,
     "golden-vectors": golden_vectors_schema,
     "parity": parity_schema,
     "drift-log": drift_log_schema,

@@ -1,4 +1,6 @@
-"""Write ``golden/probes.json``: the probe positions every vector file and the parity file are built on.
+"""Write ``golden/probes.json`` (and the same list as ``golden/probes.tsv``, the training golden tool's
+format, :mod:`contract.golden.probetable`): the probe positions every vector file and the parity file
+are built on.
 
 The list is the 27 probes the engine recorded (``golden/recorded/kcp-13.engine-0.12.0.json``; ids,
 FENs, sides, tags and notes exactly as recorded) followed by the kit's own probes (:data:`KIT_PROBES`),
@@ -20,10 +22,12 @@ from typing import Any
 
 from contract.core.strictjson import parse as parse_json
 from contract.features import parse_fen, twin_fen
+from contract.golden import probetable
 from contract.golden.layout import render
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = "golden/probes.json"
+TABLE_OUTPUT = "golden/probes.tsv"  # the same probes in the training golden tool's format
 RECORDED = "golden/recorded/kcp-13.engine-0.12.0.json"
 RECORDED_ORIGIN = "recorded: engine 0.12.0 golden (golden/recorded/kcp-13.engine-0.12.0.json)"
 KIT_ORIGIN = "dicechess-contract (generators/probes.py)"
@@ -228,4 +232,6 @@ def probes() -> list[dict[str, Any]]:
 
 
 def generate() -> dict[str, bytes]:
-    return {OUTPUT: render({"description": DESCRIPTION, "probes": probes()})}
+    probe_list = probes()
+    return {OUTPUT: render({"description": DESCRIPTION, "probes": probe_list}),
+            TABLE_OUTPUT: probetable.render(probe_list)}

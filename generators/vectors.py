@@ -4,12 +4,17 @@ One file per schema of ``schema/feature-schemas.json``, in the engine goldens' f
 (spec/features.md §12: ``schema``, ``perspective``, ``engineVersion``, ``engineArtifact``,
 ``generator``, ``columns``, ``probes[{id, fen, side, tags, note, features}]``), so a reader of the
 engine's goldens reads these unchanged. Vectors come from the kit's extractors (``contract.features``)
-for the probe's side, mover perspective; ``engineVersion`` names the engine release whose behaviour
-they reproduce. A probe whose FEN the extractors refuse stops generation with the probe named.
+for the probe's side, mover perspective. The files stay loadable by the training repository's
+``load_golden`` (which needs ``engineVersion`` and ``engineArtifact``); ``engineVersion`` names the engine
+release whose behaviour they reproduce, and ``generator`` and ``provenance`` say that this kit, at its
+version, computed them: the engine did not. A probe whose FEN the extractors refuse stops generation with
+the probe named.
 """
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import chess
@@ -23,7 +28,27 @@ from generators import probes as probe_source
 OUTPUT_DIR = "golden/vectors"
 ENGINE_VERSION = "0.12.0"
 ENGINE_ARTIFACT = f"com.fortemate:dicechess-engine_3:{ENGINE_VERSION}"
-GENERATOR = "generators/vectors.py (dicechess-contract extractors)"
+PROGRAM = "dicechess-contract"
+SCRIPT = "generators/vectors.py"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def kit_version() -> str:
+    """The kit version of this checkout, read from ``pyproject.toml`` (the same in every environment)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return str(project["version"])
+
+
+def provenance(schema_id: str) -> dict[str, str]:
+    """Who computed a vector file, and what ``engineVersion``/``engineArtifact`` mean in it."""
+    return {
+        "computedBy": PROGRAM,
+        "computedByVersion": kit_version(),
+        "program": f"python -m contract.golden regenerate ({SCRIPT}, the kit's extractors)",
+        "engineVersion": (f"the engine release whose extractor these values reproduce; the engine did not write "
+                          f"this file (its own recordings are golden/recorded/{schema_id}.engine-*.json, and "
+                          "'python -m contract.golden check' proves every probe they share equal bit for bit)"),
+    }
 
 
 def output_path(schema_id: str) -> str:
@@ -54,7 +79,8 @@ def vectors() -> dict[str, dict[str, Any]]:
             "perspective": "side-to-move",
             "engineVersion": ENGINE_VERSION,
             "engineArtifact": ENGINE_ARTIFACT,
-            "generator": GENERATOR,
+            "generator": f"{PROGRAM} {kit_version()} ({SCRIPT})",
+            "provenance": provenance(schema_id),
             "columns": list(schema.columns),
             "probes": rows[schema_id],
         }

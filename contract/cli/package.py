@@ -6,13 +6,14 @@ See :mod:`contract.model.builder` for the staging protocol. Exit 0 published, 1 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from contract.cli import EXIT_OK, EXIT_REFUSED
 from contract.core.consoletext import console_json, console_text
 from contract.core.refusal import Refusal
 from contract.core.registry import schema_ids
-from contract.model.builder import PackageSpec, build_package
+from contract.model.builder import PackageSpec, build_package, service_cost
 from contract.model.manifest_schema import known_roles
 
 
@@ -43,6 +44,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build.add_argument("--calibration-temperature", type=float, metavar="T")
     build.add_argument("--provenance", type=_key_value, action="append", default=[], metavar="KEY=VALUE")
     build.add_argument("--evaluation-profile", metavar="P")
+    build.add_argument("--allow-service-unmountable", action="store_true",
+                       help="write a position-value package whose tensors are not input/output anyway (as "
+                            "manifest 1.1.0, which only the engine reads; the evaluation service cannot "
+                            "mount it)")
     build.add_argument("--engine-version", metavar="V",
                        help="validate as this host version (default: a version the constraint admits)")
     build.add_argument("--json", action="store_true", help="print one JSON object")
@@ -63,6 +68,7 @@ def run_build(args: argparse.Namespace) -> int:
         calibration_temperature=args.calibration_temperature,
         provenance=dict(args.provenance),
         evaluation_profile=args.evaluation_profile,
+        allow_service_unmountable=args.allow_service_unmountable,
     )
     result = build_package(spec, args.out, args.engine_version)
     if isinstance(result, Refusal):
@@ -72,6 +78,9 @@ def run_build(args: argparse.Namespace) -> int:
             print(console_text(result.message))
         return EXIT_REFUSED
     m = result.manifest
+    cost = service_cost(result)
+    if cost is not None:  # only reachable with --allow-service-unmountable: say what it costs, loudly
+        print(console_text(f"WARNING: {cost}"), file=sys.stderr)
     if args.json:
         print(console_json({"ok": True, "message": None, "package": str(args.out),
                           "manifestVersion": m.manifest_version, "modelSha256": m.model_sha256}))

@@ -2,8 +2,10 @@
 
 :data:`CORPUS_SCHEMAS` is the one table: a glob over repository paths -> the schema file (under
 ``schema/``) that describes every file it matches. Manifests name their schema through their
-``manifestVersion``. A file that is not valid JSON, or names no known manifest version, or breaks its
-schema is reported with the file, the JSON path and the schema's complaint; nothing is skipped silently.
+``manifestVersion``. :data:`TABLE_SCHEMAS` does the same for tab-separated files, read into rows first
+(:mod:`contract.golden.probetable`). A file that is not valid JSON (or not a table), or names no known
+manifest version, or breaks its schema is reported with the file, the JSON path and the schema's
+complaint; nothing is skipped silently.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from jsonschema import Draft202012Validator
 
 from contract.core.strictjson import JsonRefusal
 from contract.core.strictjson import parse as parse_json
+from contract.golden import probetable
 
 MANIFEST_SCHEMA = "manifest-{version}"
 REGISTRY = "schema/feature-schemas.json"
@@ -37,6 +40,12 @@ CORPUS_SCHEMAS: tuple[tuple[str, str], ...] = (
     ("golden/conformance/tensor-contract.json", "conformance-tensor-contract"),
     ("golden/divergences.json", "conformance-divergences"),
     (REGISTRY, "feature-schemas"),
+)
+
+
+# Tab-separated corpus files: path -> schema name; the file is read into rows (contract.golden.probetable).
+TABLE_SCHEMAS: tuple[tuple[str, str], ...] = (
+    ("golden/probes.tsv", "probes-tsv"),
 )
 
 
@@ -68,14 +77,23 @@ def validate_files(files: Mapping[str, bytes],
     checked = 0
     problems: list[str] = []
     for path, data in files.items():
-        if not path.endswith(".json") or not (path.startswith("golden/") or path == REGISTRY):
+        table = next((name for pattern, name in TABLE_SCHEMAS if fnmatch.fnmatchcase(path, pattern)), None)
+        if table is not None:
+            try:
+                doc: Any = probetable.read(data)
+            except probetable.ProbeTableError as exc:
+                problems.append(f"{path}: {exc}")
+                continue
+            name: str | None = table
+        elif not path.endswith(".json") or not (path.startswith("golden/") or path == REGISTRY):
             continue
-        try:
-            doc = parse_json(data, max_bytes=64 * 1024 * 1024)
-        except JsonRefusal as exc:
-            problems.append(f"{path}: {exc}")
-            continue
-        name = schema_name(path, doc)
+        else:
+            try:
+                doc = parse_json(data, max_bytes=64 * 1024 * 1024)
+            except JsonRefusal as exc:
+                problems.append(f"{path}: {exc}")
+                continue
+            name = schema_name(path, doc)
         if name is None:
             continue
         checked += 1

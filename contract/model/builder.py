@@ -12,9 +12,13 @@ sees a half-written or unvalidated package under that name:
 - a filesystem error is a refusal too, with the stage removed; what is published is fsynced (files,
   stage, then the parent after the rename), so a crash leaves the name absent or complete.
 
-The manifest version follows the role: ``1.0.0`` for ``position-value`` when the graph's tensors are
-named ``input``/``output`` (the only version the evaluation service reads), ``1.1.0`` otherwise, with
-the tensor names declared. Manifests are written with sorted keys, two-space indent, a trailing
+The manifest version follows the role: ``1.0.0`` for ``position-value`` (the only version the evaluation
+service reads), ``1.1.0`` for the other roles, with the tensor names declared. A ``position-value``
+graph whose tensors are not ``input``/``output`` is refused before anything is staged, for the training
+writer's reason (:data:`RENAMED_VALUE_REASON`): 1.0.0 cannot name tensors and the service reads no
+other version, so such a package describes itself and mounts nowhere in the service.
+``PackageSpec.allow_service_unmountable`` writes it anyway as 1.1.0 (the engine loads it); the caller
+is then told what it costs (:func:`service_cost`). Manifests are written with sorted keys, two-space indent, a trailing
 newline and no NaN (:func:`contract.core.strictjson.dumps`).
 """
 
@@ -46,6 +50,9 @@ REFUSAL_FILE: Final = "REFUSED.txt"
 VALUE_ROLE: Final = "position-value"
 SERVICE_PROFILE: Final = {"kcp-13": "standard-kcp"}  # what the evaluation service requires per schema
 UNCALIBRATED_ROLES: Final = ("move-prerank",)
+# The training writer's words (fortemate/dicechess-training kcp13.build_manifest) for the same refusal.
+RENAMED_VALUE_REASON: Final = ("a position-value artifact cannot rename its tensors: 1.0.0 has no field for it "
+                               "and the evaluation service reads no other version")
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,7 @@ class PackageSpec:
     calibration_temperature: float | None = None
     provenance: Mapping[str, str] | None = None
     evaluation_profile: str | None = None
+    allow_service_unmountable: bool = False  # write a renamed-tensor position-value package anyway
 
 
 def _graph_tensor_names(model: Path, graph: bytes) -> tuple[str, str] | Refusal:
@@ -119,6 +127,9 @@ def manifest_document(spec: PackageSpec, digest: str, names: tuple[str, str]) ->
     if spec.role not in known_roles():
         return Refusal(f"unknown modelRole '{spec.role}'; known roles: {', '.join(known_roles())}")
     declares_names = names != (DEFAULTS["inputName"], DEFAULTS["outputName"])
+    if spec.role == VALUE_ROLE and declares_names and not spec.allow_service_unmountable:
+        return Refusal(f"{RENAMED_VALUE_REASON}; the graph's tensors are '{names[0]}'/'{names[1]}' (rename "
+                       "them input/output, or opt in to a package the service cannot mount)")
     legacy = spec.role == VALUE_ROLE and not declares_names
     doc: dict[str, Any] = {
         "manifestVersion": "1.0.0" if legacy else "1.1.0",
@@ -145,6 +156,20 @@ def manifest_document(spec: PackageSpec, digest: str, names: tuple[str, str]) ->
     if spec.provenance:
         doc["provenance"] = dict(spec.provenance)
     return _unicode_problem(doc) or doc
+
+
+def service_cost(package: ModelPackage) -> str | None:
+    """What a published package costs in the evaluation service, or ``None`` when the service mounts it.
+
+    Only a ``position-value`` package written as 1.1.0 (renamed tensors, by explicit opt-in) has a cost.
+    """
+    manifest = package.manifest
+    if manifest.model_role != VALUE_ROLE or manifest.manifest_version == "1.0.0":
+        return None
+    return (f"manifest {manifest.manifest_version} position-value package with tensors "
+            f"'{manifest.input_name}'/'{manifest.output_name}': the evaluation service reads only manifest "
+            "1.0.0 and the tensors input/output, so it CANNOT MOUNT this package (it starts without a model); "
+            "only the engine can load it")
 
 
 def _unicode_problem(doc: Mapping[str, Any]) -> Refusal | None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from contract.core.refusal import Refusal
 from contract.model import builder
-from contract.model.builder import PackageSpec, build_package, witness_version
+from contract.model.builder import PackageSpec, build_package, service_cost, witness_version
 from contract.model.compatibility import evaluate
 from contract.model.package import ModelPackage
 
@@ -44,11 +44,48 @@ def test_build_then_validate_round_trips_for_every_role(tmp_path: Path, graphs: 
     assert verdict["manifestVersion"] == ("1.0.0" if role == "position-value" else "1.1.0")
 
 
-def test_renamed_tensors_need_the_1_1_0_manifest(tmp_path: Path, graphs: dict[str, Path]) -> None:
-    package = build_package(spec(graphs["renamed"]), tmp_path / "pkg")
-    assert isinstance(package, ModelPackage)
+def test_a_position_value_graph_with_renamed_tensors_is_refused_before_staging(
+        tmp_path: Path, graphs: dict[str, Path]) -> None:
+    result = build_package(spec(graphs["renamed"]), tmp_path / "pkg")
+    assert isinstance(result, Refusal)
+    assert result.message == (
+        f"refusing to publish {tmp_path / 'pkg'}: a position-value artifact cannot rename its tensors: 1.0.0 has "
+        "no field for it and the evaluation service reads no other version; the graph's tensors are "
+        "'features'/'win_probability' (rename them input/output, or opt in to a package the service cannot mount)")
+    assert list(tmp_path.iterdir()) == []  # nothing published, nothing staged, nothing kept aside
+
+
+@pytest.mark.parametrize("role", ["chance-collapse", "move-prerank"])
+def test_other_roles_declare_renamed_tensors_in_1_1_0(tmp_path: Path, graphs: dict[str, Path], role: str) -> None:
+    package = build_package(spec(graphs["renamed"], role=role), tmp_path / "pkg")
+    assert isinstance(package, ModelPackage) and service_cost(package) is None
     assert package.manifest.manifest_version == "1.1.0"
     assert (package.manifest.input_name, package.manifest.output_name) == ("features", "win_probability")
+
+
+def test_the_opt_in_writes_it_and_names_the_cost(tmp_path: Path, graphs: dict[str, Path]) -> None:
+    package = build_package(spec(graphs["renamed"], allow_service_unmountable=True), tmp_path / "pkg")
+    assert isinstance(package, ModelPackage)
+    assert package.manifest.manifest_version == "1.1.0"
+    assert "CANNOT MOUNT" in (service_cost(package) or "")
+    plain = build_package(spec(graphs["value"], allow_service_unmountable=True), tmp_path / "plain")
+    assert isinstance(plain, ModelPackage) and plain.manifest.manifest_version == "1.0.0"
+    assert service_cost(plain) is None  # the opt-in changes nothing for a graph the service can mount
+
+
+def test_the_cli_refuses_renamed_value_tensors_unless_told_and_then_warns(
+        tmp_path: Path, graphs: dict[str, Path]) -> None:
+    args = ["package", "build", "--model", str(graphs["renamed"]), "--schema", "kcp-13", "--role",
+            "position-value", "--engine-compatibility", ">=0.12.0 <1.0.0", "--model-id", "m-1"]
+    refused = cli(*args, "--out", str(tmp_path / "pkg"))
+    assert refused.returncode == 1 and "cannot rename its tensors" in refused.stdout
+    assert list(tmp_path.iterdir()) == []
+    forced = cli(*args, "--out", str(tmp_path / "pkg"), "--allow-service-unmountable")
+    assert forced.returncode == 0, forced.stdout + forced.stderr
+    assert forced.stderr.startswith("WARNING: manifest 1.1.0 position-value package with tensors "
+                                    "'features'/'win_probability'")
+    assert "CANNOT MOUNT" in forced.stderr
+    assert json.loads((tmp_path / "pkg" / "manifest.json").read_text())["manifestVersion"] == "1.1.0"
 
 
 def test_manifest_text_is_canonical(tmp_path: Path, graphs: dict[str, Path]) -> None:

@@ -15,8 +15,11 @@ from typing import Any
 
 from contract.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core import strictjson
+from contract.core.checktable import first_failure
 from contract.core.consoletext import console_json, console_text
 from contract.pairjudge import LAYERS, Verdict, verify_bundle
+from contract.pairjudge.bundle import ARGUMENT_CHECKS, Arguments
+from contract.pairjudge.legacy import NOT_PROOF, declare_legacy
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,6 +55,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     verify.add_argument("--json", action="store_true", help="print one JSON object")
     verify.set_defaults(handler=run)
+    declare = actions.add_parser(
+        "declare-legacy",
+        help="copy a legacy classifier to a new directory with a declared label order, then verify it",
+        description="Copy SOURCE (a classifier without pairjudge.json) to the new TARGET, rewriting only "
+        "config.json's id2label/label2id in the declared order, and verify the copy as "
+        "'verify --allow-legacy' would. SOURCE is never edited. A declaration is not proof.",
+    )
+    declare.add_argument("source", metavar="SOURCE", type=Path)
+    declare.add_argument("target", metavar="TARGET", type=Path)
+    declare.add_argument("--label-order", metavar="A,B,C", required=True, help="the verified training order")
+    declare.add_argument(
+        "--packer-config", metavar="FILE.json", type=Path, required=True,
+        help="the complete original PackerConfig as a JSON object",
+    )
+    declare.add_argument("--json", action="store_true", help="print one JSON object")
+    declare.set_defaults(handler=run_declare)
 
 
 def _usage(args: argparse.Namespace, message: str) -> int:
@@ -99,3 +118,28 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(console_text(f"refused: {verdict.message}"))
     return EXIT_OK if verdict.ok else EXIT_REFUSED
+
+
+def run_declare(args: argparse.Namespace) -> int:
+    packer, problem = _packer_config(args.packer_config)
+    if problem is not None:
+        return _usage(args, problem)
+    assert packer is not None
+    order = args.label_order.split(",")
+    failure = first_failure(ARGUMENT_CHECKS, Arguments(True, order, packer))
+    if failure is not None:
+        return _usage(args, failure.message)
+    outcome = declare_legacy(args.source, args.target, order, packer)
+    warnings = [] if outcome.verdict is None else list(outcome.verdict.warnings)
+    if args.json:
+        print(console_json({"ok": outcome.ok, "message": outcome.message, "warnings": warnings, "note": NOT_PROOF}))
+    else:
+        for warning in warnings:
+            print(console_text(f"warning: {warning}"))
+        if outcome.ok:
+            print(console_text(f"declared {args.target} with label order {','.join(order)} and verified it "
+                               "(legacy, full layer)"))
+        else:
+            print(console_text(f"refused: {outcome.message}"))
+        print(f"note: {NOT_PROOF}")
+    return EXIT_OK if outcome.ok else EXIT_REFUSED

@@ -3,7 +3,8 @@
 The reference loads a full bundle into ``AutoModelForSequenceClassification`` and refuses any
 missing or size-mismatched weight. Without Transformers the kit can say the same only where the
 config determines every tensor: :data:`ARCHITECTURES` maps a ``model_type`` to a function giving
-tensor name -> shape (``None`` when the config lacks a needed size). Other architectures get the
+tensor name -> shape (or why the model cannot be built from the config: Transformers' defaults fill absent sizes,
+aliases such as ``hidden_size`` win, sizes must be positive integers). Other architectures get the
 head-only check of :mod:`contract.pairjudge.bundle`. A checkpoint saved without the base-model
 prefix (``transformer.`` for GPT-2) is matched with the prefix added, as Transformers does.
 """
@@ -23,28 +24,132 @@ Shapes = dict[str, tuple[int, ...]]
 @dataclass(frozen=True)
 class Architecture:
     prefix: str
-    tensors: Callable[[Mapping[str, Any]], Shapes | None]
+    tensors: Callable[[Mapping[str, Any]], Shapes | str]
 
 
-def _size(config: Mapping[str, Any], key: str) -> int | None:
-    value = config.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+# GPT2Config's defaults (Transformers), used when config.json leaves a size out, and its aliases
+# (an alias is applied after the real key, so it wins).
+GPT2_DEFAULTS: dict[str, Any] = {
+    "vocab_size": 50257, "n_positions": 1024, "n_embd": 768, "n_layer": 12, "n_head": 12, "n_inner": None,
+    "activation_function": "gelu_new",
+}
+GPT2_ALIASES = {"hidden_size": "n_embd", "max_position_embeddings": "n_positions",
+                "num_attention_heads": "n_head", "num_hidden_layers": "n_layer"}
+# Transformers' ACT2FN names.
+ACTIVATIONS = frozenset({
+    "gelu", "gelu_10", "gelu_fast", "gelu_new", "gelu_python", "gelu_pytorch_tanh", "gelu_accurate",
+    "laplace", "leaky_relu", "linear", "mish", "quick_gelu", "relu", "relu2", "relu6", "sigmoid", "silu",
+    "swish", "tanh", "prelu",
+})
+MAX_LAYERS = 10_000
+MAX_CLASSES = 1_000_000
+# GPT2Config's typed fields: Transformers 5 validates them when it reads config.json (observed:
+# StrictDataclassFieldValidationError for a float n_layer, a string n_head, a null
+# scale_attn_weights, a list attn_pdrop, and a boolean n_layer: a bool is not an int there).
+_INT, _FLOAT, _BOOL, _STR, _NONE = (int,), (int, float), (bool,), (str,), (type(None),)
+GPT2_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "vocab_size": _INT, "n_positions": _INT, "n_embd": _INT, "n_layer": _INT, "n_head": _INT,
+    "n_inner": _INT + _NONE, "activation_function": _STR, "resid_pdrop": _FLOAT, "embd_pdrop": _FLOAT,
+    "attn_pdrop": _FLOAT, "layer_norm_epsilon": _FLOAT, "initializer_range": _FLOAT, "summary_type": _STR,
+    "summary_use_proj": _BOOL, "summary_activation": _STR + _NONE, "summary_proj_to_labels": _BOOL,
+    "summary_first_dropout": _FLOAT, "scale_attn_weights": _BOOL, "use_cache": _BOOL,
+    "bos_token_id": _INT + _NONE, "eos_token_id": _INT + _NONE, "pad_token_id": _INT + _NONE,
+    "scale_attn_by_inverse_layer_idx": _BOOL, "reorder_and_upcast_attn": _BOOL,
+    "add_cross_attention": _BOOL, "tie_word_embeddings": _BOOL,
+}
+_DROPOUTS = ("resid_pdrop", "embd_pdrop", "attn_pdrop")
 
 
-def _gpt2(config: Mapping[str, Any]) -> Shapes | None:
-    embd, layers = _size(config, "n_embd"), _size(config, "n_layer")
-    positions, vocab = _size(config, "n_positions"), _size(config, "vocab_size")
-    if embd is None or layers is None or positions is None or vocab is None:
-        return None
-    inner = 4 * embd if config.get("n_inner") is None else _size(config, "n_inner")
-    if inner is None or layers > 10_000:
-        return None
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def type_problem(config: Mapping[str, Any]) -> str | None:
+    """Why Transformers 5's typed GPT2Config would reject ``config``'s values, or None."""
+    for key, types in GPT2_FIELD_TYPES.items():
+        value = config.get(key)
+        if key in config and (not isinstance(value, types) or (isinstance(value, bool) and bool not in types)):
+            return f"config.json {key} is {config[key]!r}, which GPT2Config's field type does not allow"
+    for key in _DROPOUTS:
+        value = config.get(key, 0.1)
+        if value < 0 or value > 1:  # as torch tests it (NaN passes)
+            return f"config.json {key} is {value!r}: a dropout probability has to be between 0 and 1"
+    return None
+
+
+def id2label(config: Mapping[str, Any]) -> dict[int, Any] | str:
+    """The config's class mapping as Transformers reads it (int keys), or why it cannot be read.
+
+    Without ``id2label`` there are ``num_labels`` (default 2) classes ``LABEL_i``; a ``num_labels``
+    that disagrees with ``id2label`` wins and the classes become ``LABEL_i`` (observed: the head is
+    then sized by ``num_labels`` and the weights mismatch).
+    """
+    raw = config.get("id2label")
+    count = config.get("num_labels")
+    if count is not None and (not _int(count) or not 0 <= count <= MAX_CLASSES):
+        return f"config.json num_labels is {count!r}, not a class count"
+    if raw is None:
+        return {i: f"LABEL_{i}" for i in range(2 if count is None else count)}
+    if not isinstance(raw, dict):
+        return "config.json id2label is not an object"
+    out: dict[int, Any] = {}
+    for key, value in raw.items():
+        try:
+            out[int(key)] = value
+        except ValueError:
+            return f"config.json id2label has the key {key!r}, which is not an integer"
+    if count is not None and count != len(out):
+        return {i: f"LABEL_{i}" for i in range(count)}
+    return out
+
+
+def gpt2_sizes(config: Mapping[str, Any]) -> dict[str, Any] | str:
+    """The GPT-2 sizes Transformers would build from ``config`` (defaults, then aliases), or why
+    the model cannot be built from it."""
+    problem = type_problem(config)
+    if problem is not None:
+        return problem
+    sizes = {key: config.get(key, default) for key, default in GPT2_DEFAULTS.items()}
+    for alias, key in GPT2_ALIASES.items():
+        if alias in config:
+            sizes[key] = config[alias]
+    # torch refuses negative sizes; a negative layer count builds no layer and a negative head count
+    # only has to divide n_embd (observed: the reference loads n_head -2 for n_embd 16)
+    for key in ("vocab_size", "n_positions", "n_embd"):
+        if not _int(sizes[key]) or sizes[key] < 0:
+            return f"config.json {key} is {sizes[key]!r}, not a non-negative integer"
+    for key in ("n_layer", "n_head"):
+        if not _int(sizes[key]):
+            return f"config.json {key} is {sizes[key]!r}, not an integer"
+    if sizes["n_head"] == 0:
+        return "config.json n_head is 0 (n_embd cannot be divided into zero heads)"
+    if sizes["n_inner"] is not None and (not _int(sizes["n_inner"]) or sizes["n_inner"] < 0):
+        return f"config.json n_inner is {sizes['n_inner']!r}, not null or a non-negative integer"
+    sizes["n_layer"] = max(sizes["n_layer"], 0)
+    if sizes["n_layer"] > MAX_LAYERS:
+        return f"config.json n_layer is {sizes['n_layer']}, more than the kit checks ({MAX_LAYERS})"
+    if sizes["n_embd"] % sizes["n_head"]:
+        return f"config.json n_embd {sizes['n_embd']} is not divisible by n_head {sizes['n_head']}"
+    if sizes["activation_function"] not in ACTIVATIONS:
+        return f"config.json activation_function {sizes['activation_function']!r} is not one Transformers knows"
+    return sizes
+
+
+def _gpt2(config: Mapping[str, Any]) -> Shapes | str:
+    sizes = gpt2_sizes(config)
+    if isinstance(sizes, str):
+        return sizes
+    classes = id2label(config)
+    if isinstance(classes, str):
+        return classes
+    embd, layers, positions, vocab = sizes["n_embd"], sizes["n_layer"], sizes["n_positions"], sizes["vocab_size"]
+    inner = 4 * embd if sizes["n_inner"] is None else sizes["n_inner"]
     shapes: Shapes = {
         "transformer.wte.weight": (vocab, embd),
         "transformer.wpe.weight": (positions, embd),
         "transformer.ln_f.weight": (embd,),
         "transformer.ln_f.bias": (embd,),
-        "score.weight": (CLASSES, embd),
+        "score.weight": (len(classes), embd),
     }
     for layer in range(layers):
         block = f"transformer.h.{layer}"
@@ -103,6 +208,12 @@ def compare(expected: Shapes, found: Mapping[str, tuple[int, ...]], prefix: str)
     """Match checkpoint tensors ``found`` against ``expected`` (adding ``prefix`` if it is absent)."""
     if prefix and not any(name.startswith(prefix) for name in found):
         found = {(name if is_head(name) else prefix + name): shape for name, shape in found.items()}
+    # a head saved under the base prefix (``transformer.score.weight``) loads as the head (observed)
+    found = {
+        (name[len(prefix):] if prefix and name.startswith(prefix) and name[len(prefix):] in expected
+         and name[len(prefix):] not in found else name): shape
+        for name, shape in found.items()
+    }
     missing = frozenset(name for name in expected if name not in found)
     unexpected = frozenset(name for name in found if name not in expected)
     mismatched = frozenset(

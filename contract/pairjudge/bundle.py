@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from contract.core.checktable import PASS, Check, Entry, Fields, ForEach, Within, first_failure
-from contract.pairjudge import architecture, referencejson
+from contract.pairjudge import adapter, architecture, referencejson, tokenizerjson
 from contract.pairjudge.manifest import (
     LABELS,
     MANIFEST_CHECKS,
@@ -56,7 +56,7 @@ ADAPTER_CONFIG = "adapter_config.json"
 ADAPTER_WEIGHTS = "adapter_model.safetensors"
 BASE_DIR = "base"
 EMBEDDED_BASE_ID = "embedded-local-base"
-MAX_SIDE_JSON_BYTES = 64 * 1024 * 1024
+MAX_SIDE_JSON_BYTES = 512 * 1024 * 1024  # the reference has no cap; this one bounds memory
 _COMMIT = re.compile(r"[0-9a-f]{40}")
 _CLASS_COUNT = len(LABELS)
 
@@ -110,6 +110,8 @@ class BundleSubject:
     config: dict[str, Any] | None = None
     weights: WeightsFacts | None = None
     adapter_weights: Header | None = None
+    adapter_config: dict[str, Any] | None = None
+    base_config: dict[str, Any] | None = None
 
     @property
     def document(self) -> dict[str, Any]:
@@ -163,7 +165,7 @@ def _read_json_file(path: Path, name: str, warnings: list[str]) -> tuple[Any, st
         data = path.read_bytes()
     except OSError as exc:
         return None, f"{name} cannot be read ({exc.strerror or exc})"
-    parsed = referencejson.load(data, name)
+    parsed = referencejson.load(data, name, referencejson.SIDE_MAX_DEPTH)
     if isinstance(parsed, referencejson.JsonProblem):
         return None, parsed.problem
     warnings.extend(parsed.warnings)
@@ -243,6 +245,24 @@ def _warn_unlisted(s: BundleSubject, names: Sequence[str]) -> None:
             )
 
 
+def _loader_fields(s: BundleSubject) -> Fields | None:
+    """Manifest fields the loader reads with ``.get``/``[]`` (a wrong type fails it there)."""
+    if s.manifest is None:
+        return PASS
+    document = s.document
+    fields = [("inference", document), ("source", document)]
+    if not s.full:
+        if "source" not in document:
+            return {"field": "source", "problem": "is missing (an adapter's loader reads source[...])"}
+        training = document["training"]
+        fields += [("model_config", document), ("config", training)]
+    for name, holder in fields:
+        if name in holder and not isinstance(holder[name], dict):
+            where = "training.config" if name == "config" else name
+            return {"field": where, "problem": f"is {json_kind(holder[name])}, not an object"}
+    return PASS
+
+
 def _tokenizer_files(s: BundleSubject) -> Fields | None:
     found = read_tokenizer(s.bundle)
     if isinstance(found, TokenizerProblem):
@@ -278,34 +298,46 @@ def _full_weights(s: BundleSubject) -> Fields | None:
     return PASS
 
 
+def _architecture_shapes(config: Mapping[str, Any]) -> tuple[architecture.Shapes, str] | str:
+    """Every tensor the config's architecture needs and the base-model prefix, or why the kit
+    cannot say (then it refuses: an unknown architecture is undecided, not accepted)."""
+    model_type = config.get("model_type")
+    known = architecture.ARCHITECTURES.get(model_type) if isinstance(model_type, str) else None
+    if known is None:
+        return (
+            f"model_type {model_type!r} is not an architecture the kit knows (undecided: only "
+            f"{', '.join(sorted(architecture.ARCHITECTURES))} can be checked without Transformers)"
+        )
+    shapes = known.tensors(config)
+    return shapes if isinstance(shapes, str) else (shapes, known.prefix)
+
+
+def _config_architecture(s: BundleSubject) -> Fields | None:
+    if not s.full:
+        return PASS
+    assert s.config is not None
+    found = _architecture_shapes(s.config)
+    return {"problem": found} if isinstance(found, str) else PASS
+
+
 def _weights_complete(s: BundleSubject) -> Fields | None:
     if not s.full:
         return PASS
     assert s.config is not None and s.weights is not None
-    model_type = s.config.get("model_type")
-    known = architecture.ARCHITECTURES.get(model_type) if isinstance(model_type, str) else None
-    expected = None if known is None else known.tensors(s.config)
-    if known is not None and expected is not None:
-        info = architecture.compare(expected, s.weights.shapes, known.prefix)
-        return PASS if info.complete else {"detail": info.render()}
-    s.warnings.append(
-        f"the kit does not know every tensor of architecture {model_type!r}: weights checked for a "
-        "classification head only"
-    )
-    heads = [n for n, shape in s.weights.shapes.items() if architecture.is_head(n)]
-    if any(s.weights.shapes[n][:1] == (_CLASS_COUNT,) for n in heads):
-        return PASS
-    return {
-        "detail": "no classification head (a tensor named with a segment score, classifier or "
-        f"classification_head, with {_CLASS_COUNT} rows) in {', '.join(s.weights.files)}"
-    }
+    found = _architecture_shapes(s.config)
+    assert not isinstance(found, str)
+    info = architecture.compare(found[0], s.weights.shapes, found[1])
+    return PASS if info.complete else {"detail": info.render()}
 
 
 def _adapter_config(s: BundleSubject) -> Fields | None:
     if s.full:
         return PASS
-    _, problem = _read_json_file(s.bundle / ADAPTER_CONFIG, ADAPTER_CONFIG, s.warnings)
-    return PASS if problem is None else {"problem": problem}
+    value, problem = _read_json_file(s.bundle / ADAPTER_CONFIG, ADAPTER_CONFIG, s.warnings)
+    if problem is not None:
+        return {"problem": problem}
+    s.adapter_config = value
+    return PASS
 
 
 def _adapter_weights(s: BundleSubject) -> Fields | None:
@@ -345,12 +377,16 @@ def _canonical_digest(value: Any) -> str:
 
 def _embedded_base(s: BundleSubject, source: Mapping[str, Any]) -> Fields | None:
     base = s.bundle / BASE_DIR
-    _, problem = _read_json_file(base / CONFIG_FILE, f"{BASE_DIR}/{CONFIG_FILE}", s.warnings)
+    config, problem = _read_json_file(base / CONFIG_FILE, f"{BASE_DIR}/{CONFIG_FILE}", s.warnings)
     if problem is not None:
         return {"problem": problem}
     found = _model_weights(base, f"{BASE_DIR}/", s.warnings)
     if isinstance(found, str):
         return {"problem": found}
+    problem = adapter.base_problem(config, found.shapes)
+    if problem is not None:
+        return {"problem": problem}
+    s.base_config = config
     _warn_unlisted(s, found.files)
     listed = s.document.get("files")
     files: dict[str, Any] = listed if isinstance(listed, dict) else {}
@@ -386,34 +422,30 @@ def _adapter_base(s: BundleSubject) -> Fields | None:
             "problem": f"the adapter has no base/ directory and source.model_revision {revision!r} "
             "is not an exact 40-character commit"
         }
-    s.warnings.append(f"the base model {model_id}@{revision} is not embedded; the kit cannot check it")
-    return PASS
+    return {
+        "problem": f"the base model {model_id}@{revision} is not embedded (undecided: the reference must fetch "
+        "it, and offline it fails; the kit cannot check it without it)"
+    }
 
 
-def _id2label(config: Mapping[str, Any]) -> dict[int, Any] | str:
-    """The config's class mapping as Transformers reads it (int keys), or why it cannot be read."""
-    raw = config.get("id2label")
-    if raw is None:
-        count = config.get("num_labels", 2)
-        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 1_000_000:
-            return f"config.json num_labels is {count!r}, not a class count"
-        return {i: f"LABEL_{i}" for i in range(count)}
-    if not isinstance(raw, dict):
-        return f"config.json id2label is {json_kind(raw)}, not an object"
-    out: dict[int, Any] = {}
-    for key, value in raw.items():
-        try:
-            out[int(key)] = value
-        except ValueError:
-            return f"config.json id2label has the key {key!r}, which is not an integer"
-    return out
+def _adapter_lora(s: BundleSubject) -> Fields | None:
+    if s.full:
+        return PASS
+    assert s.adapter_config is not None and s.base_config is not None and s.adapter_weights is not None
+    overrides = s.document.get("model_config", {})
+    problem = adapter.override_problem(s.base_config, overrides)
+    if problem is not None:
+        return {"problem": problem}
+    shapes = {name: info.shape for name, info in s.adapter_weights.tensors.items()}
+    problem = adapter.lora_problem(s.adapter_config, s.base_config, shapes)
+    return PASS if problem is None else {"problem": problem}
 
 
 def _config_mapping(s: BundleSubject) -> Fields | None:
     if not s.full:
         return PASS
     assert s.config is not None
-    mapping = _id2label(s.config)
+    mapping = architecture.id2label(s.config)
     return {"problem": mapping} if isinstance(mapping, str) else PASS
 
 
@@ -421,22 +453,26 @@ def _classes(s: BundleSubject) -> Fields | None:
     if not s.full:
         return PASS
     assert s.config is not None
-    mapping = _id2label(s.config)
+    mapping = architecture.id2label(s.config)
     return PASS if isinstance(mapping, dict) and len(mapping) == _CLASS_COUNT else {}
 
 
 def _pad_matches(s: BundleSubject) -> Fields | None:
-    if not s.full:
-        return PASS
-    assert s.config is not None and s.tokenizer is not None
-    return PASS if s.config.get("pad_token_id") == s.tokenizer.pad_token_id else {}
+    assert s.tokenizer is not None
+    if s.full:
+        assert s.config is not None
+        model_pad = s.config.get("pad_token_id")
+    else:  # the loader sets the tokenizer's pad id, then applies the manifest's model_config
+        overrides = s.document.get("model_config", {})
+        model_pad = overrides.get("pad_token_id", s.tokenizer.pad_token_id)
+    return PASS if model_pad == s.tokenizer.pad_token_id else {}
 
 
 def _class_mapping(s: BundleSubject) -> Fields | None:
     if not s.full:
         return PASS
     assert s.config is not None
-    mapping = _id2label(s.config)
+    mapping = architecture.id2label(s.config)
     assert isinstance(mapping, dict)
     return PASS if [mapping.get(i) for i in range(_CLASS_COUNT)] == s.label_order else {}
 
@@ -446,10 +482,7 @@ def _label2id(s: BundleSubject) -> Fields | None:
         return PASS
     assert s.config is not None
     expected = {label: index for index, label in enumerate(s.label_order)}
-    stored = s.config.get("label2id")
-    if stored is None:  # Transformers derives it from id2label, which matched already
-        return PASS
-    return PASS if stored == expected else {}
+    return PASS if s.config.get("label2id") == expected else {}  # a missing one is not derived (observed)
 
 
 def _tokenizer_block(s: BundleSubject) -> Fields | None:
@@ -482,10 +515,56 @@ def _attribute_matches(e: TokenizerEntry) -> Fields | None:
     return PASS if e.tokenizer.attributes[e.key] == e.value else {"key": e.key}
 
 
+def _packer_fields(s: BundleSubject) -> dict[str, Any]:
+    if s.manifest is not None:
+        return s.manifest.packer.filled()
+    return PackerSubject(s.arguments.packer_config or {}).filled()
+
+
+def _packer_encodes(s: BundleSubject) -> Fields | None:
+    """The judge's packer tokenises ``ellipsis`` and ``final_instruction`` when it is built."""
+    assert s.tokenizer is not None
+    packer = _packer_fields(s)
+    for name in ("ellipsis", "final_instruction"):
+        count = tokenizerjson.token_count(s.tokenizer.document, packer[name])
+        if isinstance(count, str):
+            return {"name": name, "problem": count}
+    return PASS
+
+
+def _packer_overhead(s: BundleSubject) -> Fields | None:
+    """``max_length`` must exceed BOS/EOS (where the tokenizer has them) plus final_instruction."""
+    assert s.tokenizer is not None
+    packer = _packer_fields(s)
+    count = tokenizerjson.token_count(s.tokenizer.document, packer["final_instruction"])
+    assert not isinstance(count, str)
+    special = sum(
+        1 for flag, role in (("add_bos", "bos"), ("add_eos", "eos"))
+        if packer[flag] and s.tokenizer.attributes[f"{role}_token_id"] is not None
+    )
+    max_length = packer["max_length"]
+    if count.high is not None and max_length > special + count.high:
+        return PASS
+    if max_length <= special + count.low and count.low == count.high:
+        return {"message": f"max_length={max_length} cannot even fit the fixed overhead (special tokens + "
+                           f"final instruction = {special + count.low} tokens)"}
+    return {
+        "message": f"max_length={max_length} against the fixed overhead is undecided: the kit cannot count the "
+        f"tokens of final_instruction for this tokenizer exactly (between {special + count.low} and "
+        f"{'?' if count.high is None else special + count.high})"
+    }
+
+
 BUNDLE_CHECKS: tuple[Entry[BundleSubject], ...] = (
+    Check(
+        "manifest.loader_fields",
+        _loader_fields,
+        "pairjudge.json {field} {problem}; the reference's loader reads it and fails",
+    ),
     Check("tokenizer.files", _tokenizer_files, "{problem}"),
     Check("tokenizer.pad", _pad_token, "saved judge tokenizer must have an explicit pad token"),
     Check("config.file", _config, "the full bundle's config.json cannot be used: {problem}"),
+    Check("config.architecture", _config_architecture, "the full bundle's config.json cannot be used: {problem}"),
     Check("weights.files", _full_weights, "incomplete trained weights: {problem}"),
     Check("weights.complete", _weights_complete, "incomplete trained weights: {detail}"),
     Check("adapter.config", _adapter_config, "the adapter's adapter_config.json cannot be used: {problem}"),
@@ -497,6 +576,7 @@ BUNDLE_CHECKS: tuple[Entry[BundleSubject], ...] = (
         "adapter classifier head {name!r} has shape {shape}, not 3 rows for the judge's three classes",
     ),
     Check("adapter.base", _adapter_base, "adapter is not tied to an exact base model: {problem}"),
+    Check("adapter.lora", _adapter_lora, "PEFT cannot load the adapter: {problem}"),
     Check("config.id2label", _config_mapping, "{problem}"),
     Check("model.classes", _classes, "judge must have exactly three trained classes"),
     Check("model.pad", _pad_matches, "model and saved tokenizer padding token differ"),
@@ -514,6 +594,8 @@ BUNDLE_CHECKS: tuple[Entry[BundleSubject], ...] = (
             Check("tokenizer.metadata.value", _attribute_matches, "saved tokenizer metadata mismatch: {key}"),
         ),
     ),
+    Check("packer.encodes", _packer_encodes, "the judge's packer cannot tokenise {name}: {problem}"),
+    Check("packer.overhead", _packer_overhead, "{message}"),
 )
 
 # -- the whole verification ------------------------------------------------------------------------

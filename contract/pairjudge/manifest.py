@@ -202,7 +202,8 @@ def _steps_number(s: ManifestSubject) -> Fields | None:
 def _trained_head(s: ManifestSubject) -> Fields | None:
     training = s.document["training"]
     steps = training.get("optimizer_steps", 0)
-    return PASS if steps > 0 and training.get("head_changed") is True else {}
+    # the reference tests ``steps <= 0``, so NaN passes (observed)
+    return PASS if not steps <= 0 and training.get("head_changed") is True else {}
 
 
 def _files_object(s: ManifestSubject) -> Fields | None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import re
 import string
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,16 +108,43 @@ def _ratio_sum(subject: PackerSubject) -> float:
     return total
 
 
+# A standard format spec: [[fill]align][sign][z][#][0][width][grouping][.precision][type].
+_SPEC = re.compile(
+    r"(?P<head>(?:.?[<>=^])?[-+ ]?z?#?0?)(?P<width>[0-9]*)(?P<grouping>[,_]?)"
+    r"(?:\.(?P<precision>[0-9]+))?(?P<type>.?)",
+    re.DOTALL,
+)
+# A width (or a number's precision) makes Python build text that large. Up to this bound the
+# reference builds it (observed: a width of 9,357,921); far beyond, it fails with MemoryError or
+# "precision too big"; in between the outcome depends on the machine's memory, so the kit refuses
+# rather than guess (docs/pairjudge.md, "deliberate refusals"). The kit never builds the text.
+MAX_TEMPLATE_SIZE = 100_000_000
+
+
+class TemplateTooLarge(ValueError):
+    """A template field whose width or precision the kit will not materialise."""
+
+
 class _TemplateProbe(string.Formatter):
-    """``str.format`` semantics without materialising huge padded output."""
+    """``str.format`` semantics, refusing fields that would build huge text (see MAX_TEMPLATE_SIZE)."""
 
     def format_field(self, value: Any, format_spec: str) -> Any:
-        def tame(match: re.Match[str]) -> str:
-            if int(match.group()) > sys.maxsize:
-                raise ValueError("Too many decimal digits in format string")
-            return match.group() if len(match.group()) <= 4 else "9999"
-
-        return format(value, re.sub(r"[0-9]+", tame, format_spec))
+        match = _SPEC.fullmatch(format_spec)
+        if match is not None:
+            width, precision = match.group("width"), match.group("precision")
+            for label, digits in (("width", width), ("precision", precision)):
+                if not digits or len(digits) > 19 or int(digits) <= 9999:
+                    continue  # over 19 digits Python itself reports "Too many decimal digits"
+                if int(digits) <= MAX_TEMPLATE_SIZE or (label == "precision" and isinstance(value, str)):
+                    start, end = match.span(label)  # same outcome, without building the text
+                    format_spec = format_spec[:start] + "9999" + format_spec[end:]
+                    continue
+                raise TemplateTooLarge(
+                    f"a field {label} of {int(digits)} (deliberately refused above {MAX_TEMPLATE_SIZE}: the "
+                    "reference builds text that large and fails with MemoryError or 'precision too big', or "
+                    "not, depending on the machine's memory)"
+                )
+        return format(value, format_spec)
 
 
 def template_problem(template: str, **arguments: Any) -> str | None:
@@ -127,6 +153,8 @@ def template_problem(template: str, **arguments: Any) -> str | None:
         _TemplateProbe().vformat(template, (), arguments)
     except KeyError as exc:
         return f"unknown placeholder {{{exc.args[0]}}}" if exc.args else "unknown placeholder"
+    except TemplateTooLarge as exc:
+        return str(exc)
     except Exception as exc:  # any error str.format can raise on a hostile template
         return f"{type(exc).__name__}: {exc}"
     return None

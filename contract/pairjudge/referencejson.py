@@ -18,9 +18,14 @@ from typing import Any
 
 from contract.core import strictjson
 
-# Deeper than Python's json can go with the default recursion limit is refused by the reference
-# (RecursionError); refusing well before that keeps the kit from recursing deeply itself.
-MAX_DEPTH = 512
+# Python's json parses nesting up to its recursion limit (about 1000 levels, less the caller's
+# frames): observed, the reference reads a 713-level pairjudge.json. Beyond MAX_DEPTH whether it
+# parses depends on the reference's call depth, so the kit refuses rather than guess.
+MAX_DEPTH = 900
+# Side files (config.json, tokenizer files) are copied recursively by Transformers, which fails
+# with RecursionError far earlier (observed at 550 levels in a config.json, 906 in a
+# tokenizer_config.json); where exactly depends on the copy, so the kit refuses beyond this depth.
+SIDE_MAX_DEPTH = 64
 
 
 @dataclass(frozen=True)
@@ -36,7 +41,7 @@ class JsonDocument:
     warnings: tuple[str, ...]
 
 
-def load(data: bytes, name: str) -> JsonDocument | JsonProblem:
+def load(data: bytes, name: str, max_depth: int = MAX_DEPTH) -> JsonDocument | JsonProblem:
     """Parse ``data`` as the reference does; warnings name ``name``. Never raises."""
     try:
         text = data.decode("utf-8")
@@ -45,9 +50,17 @@ def load(data: bytes, name: str) -> JsonDocument | JsonProblem:
     if text.startswith("\ufeff"):
         return JsonProblem(f"{name} is not valid JSON: it starts with a byte-order mark")
     try:
-        strictjson._check_depth(text, MAX_DEPTH)
+        strictjson._check_depth(text, max_depth)
     except strictjson.JsonRefusal:
-        return JsonProblem(f"{name} is not valid JSON: nesting deeper than {MAX_DEPTH} levels")
+        if max_depth < MAX_DEPTH:
+            return JsonProblem(
+                f"{name} is nested deeper than {max_depth} levels (undecided: Transformers copies it "
+                "recursively and fails with RecursionError at a depth the kit cannot predict)"
+            )
+        return JsonProblem(
+            f"{name} is nested deeper than {max_depth} levels (undecided: whether Python's json parser "
+            "reaches that depth depends on the reference's call stack)"
+        )
     warnings: list[str] = []
 
     def constant(token: str) -> float:

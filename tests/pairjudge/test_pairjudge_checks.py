@@ -140,8 +140,13 @@ def test_pairjudge_invalid_json_manifest_gets_a_clear_message(tmp_path: Path) ->
 
 
 def test_pairjudge_class_count(tmp_path: Path) -> None:
+    """Two classes in config.json size the head [2, n_embd]: the 3-row checkpoint head mismatches
+    (observed by the differential fuzz: the reference fails loading, before its class-count check)."""
     ops = [{"op": "delete", "file": "config.json", "path": "/id2label/2"}, REHASH]
-    assert _verify(tmp_path, ops).message == "judge must have exactly three trained classes"
+    assert _verify(tmp_path, ops).message == (
+        "incomplete trained weights: {'missing_keys': set(), 'unexpected_keys': set(), "
+        "'mismatched_keys': {'score.weight'}, 'error_msgs': []}"
+    )
 
 
 def test_pairjudge_config_pad_differs(tmp_path: Path) -> None:
@@ -165,8 +170,11 @@ def test_pairjudge_opaque_labels_rejected_in_legacy(tmp_path: Path) -> None:
 
 
 def test_pairjudge_tokenizer_files_derivation(tmp_path: Path) -> None:
-    """Spec §5: a token may be an object with ``content``; ``padding_side`` comes from the config."""
+    """A token may be an ``AddedToken`` object (a plain object fails the reference); ``padding_side``
+    comes from the config; special_tokens_map.json overrides tokenizer_config.json."""
     ops = [_set("/pad_token", {"content": "[PAD]", "special": True}, "tokenizer_config.json"), REHASH]
+    assert not _verify(tmp_path / "a0", ops).ok
+    ops = [_set("/pad_token", {"content": "[PAD]", "__type": "AddedToken"}, "tokenizer_config.json"), REHASH]
     assert _verify(tmp_path / "a", ops).ok
     ops = [_set("/padding_side", "left", "tokenizer_config.json"), REHASH]
     assert _verify(tmp_path / "b", ops).message == "saved tokenizer metadata mismatch: padding_side"
@@ -198,7 +206,7 @@ def _without_base(bundle: Path) -> None:
         ({"model_id": "embedded-local-base", "model_revision": "8363c88c"}, False),
         ({"model_id": "org/tiny", "model_revision": "main"}, False),
         ({"model_id": "org/tiny"}, False),
-        ({"model_id": "org/tiny", "model_revision": "0123456789abcdef0123456789abcdef01234567"}, True),
+        ({"model_id": "org/tiny", "model_revision": "0123456789abcdef0123456789abcdef01234567"}, False),
     ],
 )
 def test_pairjudge_adapter_without_base_needs_an_exact_revision(
@@ -209,11 +217,11 @@ def test_pairjudge_adapter_without_base_needs_an_exact_revision(
     apply_ops(bundle, [_set("/source", source)])
     verdict = verify_bundle(bundle)
     assert verdict.ok is ok, verdict
-    if not ok:
-        assert verdict.message is not None
-        assert verdict.message.startswith("adapter is not tied to an exact base model")
-    else:
-        assert any("not embedded" in w for w in verdict.warnings)
+    assert verdict.message is not None
+    assert verdict.message.startswith("adapter is not tied to an exact base model")
+    if "model_revision" in source and len(source["model_revision"]) == 40:
+        # a Hub base cannot be checked (and offline the reference cannot load it: observed)
+        assert "undecided" in verdict.message
 
 
 def test_pairjudge_embedded_base_inconsistency_warns(tmp_path: Path) -> None:
@@ -222,15 +230,14 @@ def test_pairjudge_embedded_base_inconsistency_warns(tmp_path: Path) -> None:
     assert any("canonical JSON" in w for w in verdict.warnings)
 
 
-def test_pairjudge_unknown_architecture_checks_the_head_only(tmp_path: Path) -> None:
+def test_pairjudge_unknown_architecture_is_undecided(tmp_path: Path) -> None:
+    """Observed: another model_type on GPT-2 weights fails (or, for qwen2, does not finish) in the
+    reference; the kit has a tensor table for GPT-2 only and refuses the rest as undecided."""
     ops = [_set("/model_type", "qwen2", "config.json"), REHASH]
     verdict = _verify(tmp_path / "a", ops)
-    assert verdict.ok
-    assert any("architecture 'qwen2'" in w for w in verdict.warnings)
-    ops = [*ops, {"op": "drop_tensors", "file": "model.safetensors", "names": ["score.weight"]}, REHASH]
-    verdict = _verify(tmp_path / "b", ops)
+    assert verdict.code == "config.architecture"
     assert verdict.message is not None
-    assert verdict.message.startswith("incomplete trained weights: no classification head")
+    assert "undecided" in verdict.message
 
 
 def test_pairjudge_mismatched_shape_reported(tmp_path: Path) -> None:

@@ -1,0 +1,261 @@
+"""``tokenizer.json`` as the tokenizers library reads it, and token counts for the packer's strings.
+
+The reference builds its tokenizer from ``tokenizer.json`` (the tokenizers library, strict serde
+JSON) and, when it constructs the judge's packer, tokenises ``ellipsis`` and ``final_instruction``.
+:func:`tokenizer_json_problem` refuses what that library cannot read: JSON it does not accept
+(``NaN``, ``Infinity``, a lone surrogate escape), an unknown top-level key, a ``version`` other
+than ``"1.0"``, a model or pipeline component the kit does not know (said as undecided), a model
+missing its required fields. :func:`token_count` gives the number of tokens a text encodes to
+without special tokens, exactly for a ``WordLevel`` model behind a ``Whitespace`` or
+``WhitespaceSplit`` pre-tokenizer with no normalizer (the recorded bundles), or as bounds for
+other known models; it reports a text that cannot be encoded at all.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+TOP_LEVEL = frozenset(
+    {
+        "version",
+        "truncation",
+        "padding",
+        "added_tokens",
+        "normalizer",
+        "pre_tokenizer",
+        "model",
+        "post_processor",
+        "decoder",
+    }
+)
+VERSION = "1.0"
+MODEL_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    # type: (required fields, allowed fields)
+    "WordLevel": (frozenset({"vocab", "unk_token"}), frozenset({"type", "vocab", "unk_token"})),
+    "BPE": (
+        frozenset({"vocab", "merges"}),
+        frozenset(
+            {
+                "type",
+                "dropout",
+                "unk_token",
+                "continuing_subword_prefix",
+                "end_of_word_suffix",
+                "fuse_unk",
+                "byte_fallback",
+                "ignore_merges",
+                "vocab",
+                "merges",
+            }
+        ),
+    ),
+    "WordPiece": (
+        frozenset({"vocab"}),
+        frozenset({"type", "unk_token", "continuing_subword_prefix", "max_input_chars_per_word", "vocab"}),
+    ),
+    "Unigram": (frozenset({"vocab"}), frozenset({"type", "unk_id", "vocab", "byte_fallback"})),
+}
+COMPONENTS: dict[str, frozenset[str]] = {
+    "normalizer": frozenset(
+        {
+            "BertNormalizer",
+            "Strip",
+            "StripAccents",
+            "NFC",
+            "NFD",
+            "NFKC",
+            "NFKD",
+            "Sequence",
+            "Lowercase",
+            "Nmt",
+            "Precompiled",
+            "Replace",
+            "Prepend",
+            "ByteLevel",
+        }
+    ),
+    "pre_tokenizer": frozenset(
+        {
+            "BertPreTokenizer",
+            "ByteLevel",
+            "Delimiter",
+            "Metaspace",
+            "Whitespace",
+            "Sequence",
+            "Split",
+            "Punctuation",
+            "WhitespaceSplit",
+            "Digits",
+            "UnicodeScripts",
+            "FixedLength",
+            "CharDelimiterSplit",
+        }
+    ),
+    "post_processor": frozenset({"RobertaProcessing", "BertProcessing", "ByteLevel", "TemplateProcessing", "Sequence"}),
+    "decoder": frozenset(
+        {
+            "BPEDecoder",
+            "ByteLevel",
+            "WordPiece",
+            "Metaspace",
+            "CTC",
+            "Sequence",
+            "Replace",
+            "Fuse",
+            "Strip",
+            "ByteFallback",
+        }
+    ),
+}
+# Truncation and padding parameters as the tokenizers library writes them; the kit requires all of
+# them (which ones the library defaults is not known to it: a missing one is undecided).
+PARAMETERS = {
+    "truncation": frozenset({"direction", "max_length", "strategy", "stride"}),
+    "padding": frozenset({"strategy", "direction", "pad_to_multiple_of", "pad_id", "pad_type_id", "pad_token"}),
+}
+# Whitespace pre-tokenizer: runs of word characters, or runs of other non-space characters.
+_WHITESPACE = re.compile(r"\w+|[^\w\s]+")
+
+
+@dataclass(frozen=True)
+class Count:
+    """Token count bounds for a text (``low == high`` when exact; ``high`` None: no bound known)."""
+
+    low: int
+    high: int | None
+
+
+def _lone_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        return any("\ud800" <= ch <= "\udfff" for ch in value)
+    if isinstance(value, list):
+        return any(_lone_surrogate(v) for v in value)
+    if isinstance(value, dict):
+        return any(_lone_surrogate(k) or _lone_surrogate(v) for k, v in value.items())
+    return False
+
+
+def _non_finite(value: Any) -> bool:
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    if isinstance(value, list):
+        return any(_non_finite(v) for v in value)
+    if isinstance(value, dict):
+        return any(_non_finite(v) for v in value.values())
+    return False
+
+
+def _component_problem(key: str, value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        return f"tokenizer.json {key} is not an object or null"
+    kind = value.get("type")
+    if not isinstance(kind, str) or kind not in COMPONENTS[key]:
+        return f"tokenizer.json {key} has the type {kind!r}, which the kit does not know (undecided)"
+    return None
+
+
+def _model_problem(model: Any) -> str | None:
+    if not isinstance(model, dict):
+        return "tokenizer.json has no model object"
+    kind = model.get("type")
+    if not isinstance(kind, str) or kind not in MODEL_FIELDS:
+        return f"tokenizer.json model type {kind!r} is not one the kit knows (undecided)"
+    required, allowed = MODEL_FIELDS[kind]
+    missing = sorted(required - set(model))
+    if missing:
+        return f"tokenizer.json {kind} model lacks {', '.join(missing)}"
+    unknown = sorted(set(model) - allowed)
+    if unknown:
+        return f"tokenizer.json {kind} model has the unknown field {unknown[0]!r}"
+    vocab = model["vocab"]
+    dict_vocab = kind in ("WordLevel", "BPE", "WordPiece")
+    if dict_vocab and (not isinstance(vocab, dict) or not all(_is_id(v) for v in vocab.values())):
+        return f"tokenizer.json {kind} model vocab is not an object of token ids"
+    if kind == "WordLevel" and not isinstance(model["unk_token"], str):
+        return "tokenizer.json WordLevel model unk_token is not a string"
+    return None
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def tokenizer_json_problem(document: dict[str, Any]) -> str | None:
+    """Why the tokenizers library would not build a tokenizer from ``document``, or None."""
+    if _non_finite(document):
+        return "tokenizer.json holds NaN or Infinity, which the tokenizers library's JSON reader refuses"
+    if _lone_surrogate(document):
+        return "tokenizer.json holds a lone surrogate escape, which the tokenizers library's JSON reader refuses"
+    unknown = sorted(set(document) - TOP_LEVEL)
+    if unknown:
+        return f"tokenizer.json has the unknown top-level key {unknown[0]!r}"
+    missing = sorted(TOP_LEVEL - set(document))
+    if missing:
+        return f"tokenizer.json lacks {', '.join(missing)}"
+    if document["version"] != VERSION:
+        return f"tokenizer.json version is {document['version']!r}, not {VERSION!r}"
+    added = document["added_tokens"]
+    if not isinstance(added, list) or not all(
+        isinstance(t, dict) and isinstance(t.get("content"), str) and _is_id(t.get("id")) for t in added
+    ):
+        return "tokenizer.json added_tokens is not a list of tokens with content and id"
+    for key in COMPONENTS:
+        problem = _component_problem(key, document[key])
+        if problem is not None:
+            return problem
+    for key, fields in PARAMETERS.items():
+        value = document[key]
+        if value is None:
+            continue
+        if not isinstance(value, dict):
+            return f"tokenizer.json {key} is not an object or null"
+        if set(value) != fields:
+            return (
+                f"tokenizer.json {key} has the fields {sorted(value)}, not the {len(fields)} the tokenizers "
+                "library writes (undecided)"
+            )
+    return _model_problem(document["model"])
+
+
+def _segments(text: str, added: list[dict[str, Any]]) -> tuple[int, list[str]] | None:
+    """(number of added tokens in ``text``, the text between them); None if a flag makes the split
+    something the kit does not model (lstrip, rstrip, single_word, normalized)."""
+    contents = []
+    for token in added:
+        if token.get("lstrip") or token.get("rstrip") or token.get("single_word"):
+            return None
+        if token.get("normalized") and not token.get("special"):
+            return None
+        if token["content"]:
+            contents.append(token["content"])
+    if not contents:
+        return 0, [text]
+    pattern = re.compile("|".join(re.escape(c) for c in sorted(contents, key=len, reverse=True)))
+    return len(pattern.findall(text)), pattern.split(text)
+
+
+def token_count(document: dict[str, Any], text: str) -> Count | str:
+    """Tokens ``text`` encodes to (no special tokens) under the valid ``document``, or why it cannot
+    be encoded (the reference fails)."""
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        return "it holds a lone surrogate, which the tokenizers library cannot encode"
+    model = document["model"]
+    split = _segments(text, document["added_tokens"])
+    bound = Count(0, 2 * len(text.encode("utf-8")) + 2)
+    if split is None or document["normalizer"] is not None:
+        return bound if document["normalizer"] is None else Count(0, None)
+    added_count, pieces = split
+    pre = document["pre_tokenizer"]
+    pre_type = None if pre is None else pre.get("type")
+    if model["type"] != "WordLevel" or pre_type not in ("Whitespace", "WhitespaceSplit"):
+        return Count(0, (bound.high or 0) + added_count)
+    words = [w for piece in pieces for w in (_WHITESPACE.findall(piece) if pre_type == "Whitespace" else piece.split())]
+    vocab, unk = model["vocab"], model["unk_token"]
+    if any(w not in vocab for w in words) and unk not in vocab:
+        return f"it has a word outside the vocabulary and the WordLevel unk token {unk!r} is not in the vocabulary"
+    return Count(added_count + len(words), added_count + len(words))

@@ -20,6 +20,7 @@ from contract.core.consoletext import console_json, console_text
 from contract.pairjudge import LAYERS, Verdict, verify_bundle
 from contract.pairjudge.bundle import ARGUMENT_CHECKS, Arguments
 from contract.pairjudge.legacy import NOT_PROOF, declare_legacy
+from contract.pairjudge.reference import ReferenceVerdict, ask_reference
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,6 +55,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="a JSON object of PackerConfig fields (absent fields take the defaults)",
     )
     verify.add_argument("--json", action="store_true", help="print one JSON object")
+    verify.add_argument(
+        "--reference",
+        nargs="?",
+        const=sys.executable,
+        metavar="PYTHON",
+        help="also run the real pairjudge loader with PYTHON (default: this Python) in a subprocess and "
+        "report both verdicts; the exit code stays the kit's",
+    )
     verify.set_defaults(handler=run)
     declare = actions.add_parser(
         "declare-legacy",
@@ -108,8 +117,17 @@ def run(args: argparse.Namespace) -> int:
     )
     if verdict.stage == "arguments":
         return _usage(args, verdict.message or "invalid arguments")
+    reference = None
+    if args.reference is not None:
+        reference = ask_reference(
+            args.reference, args.bundle, args.layer, allow_legacy=args.allow_legacy, label_order=order,
+            packer_config=packer,
+        )
     if args.json:
-        print(console_json(verdict.to_json()))
+        document = verdict.to_json()
+        if reference is not None:
+            document["reference"] = reference.to_json()
+        print(console_json(document))
     else:
         for warning in verdict.warnings:
             print(console_text(f"warning: {warning}"))
@@ -117,7 +135,17 @@ def run(args: argparse.Namespace) -> int:
             print(console_text(f"pairjudge bundle {args.bundle} verified ({args.layer} layer)"))
         else:
             print(console_text(f"refused: {verdict.message}"))
+        if reference is not None:
+            print(console_text(_reference_line(verdict, reference)))
     return EXIT_OK if verdict.ok else EXIT_REFUSED
+
+
+def _reference_line(verdict: Verdict, reference: ReferenceVerdict) -> str:
+    if not reference.available:
+        return f"reference: not asked: {reference.message}"
+    said = "accepted" if reference.ok else f"refused: {reference.message}"
+    agreement = "agrees with the kit" if reference.ok == verdict.ok else "DISAGREES with the kit"
+    return f"reference (pairjudge {reference.version}): {said} ({agreement})"
 
 
 def run_declare(args: argparse.Namespace) -> int:

@@ -39,6 +39,7 @@ DELIBERATE_REFUSALS: tuple[tuple[str, str, str], ...] = (
     ("manifest.json", "nested deeper", "deep nesting beyond what Python's json reliably parses"),
     ("adapter.base", "undecided", "a base model that is not embedded, or not of a known architecture"),
     ("adapter.lora", "undecided", "an adapter type or option the kit does not check"),
+    ("tokenizer.metadata.key", "cannot derive", "a tokenizer attribute the kit does not derive from files"),
     (r"packer\.\w+\.template", "MemoryError", "a template width or precision that builds gigabytes of text"),
 )
 

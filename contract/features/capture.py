@@ -591,8 +591,8 @@ def _out_of_reach(own: Sequence[int], colour: bool, targets: int) -> bool:
 
     Without sliders (and without pawns close enough to promote into one) no move opens a line for
     another piece, so each king, knight or pawn must reach a capture by its own moves: within three king
-    steps, three knight jumps, or three pawn moves (at most four ranks forward from the start rank,
-    three otherwise, and three files aside)."""
+    steps, three knight jumps, or three pawn moves (at most four ranks forward from the start rank or
+    from behind it, three otherwise, and three files aside)."""
     if own[BISHOP] | own[ROOK] | own[QUEEN] | (own[PAWN] & _PROMOTION_ZONE[colour]):
         return False
     for x in squares(targets):
@@ -605,7 +605,9 @@ def _out_of_reach(own: Sequence[int], colour: bool, targets: int) -> bool:
                 return False
         for p in squares(own[PAWN]):
             ahead = xr - (p >> 3) if colour else (p >> 3) - xr
-            start = (p >> 3) == (1 if colour else 6)
+            # from the start rank, or from behind it (a pawn on its own back rank steps onto the start
+            # rank, then double-pushes): four ranks within three moves
+            start = (p >> 3) <= 1 if colour else (p >> 3) >= 6
             if 1 <= ahead <= (4 if start else 3) and abs((p & 7) - xf) <= 3:
                 return False
     return True

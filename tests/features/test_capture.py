@@ -111,3 +111,13 @@ def test_out_of_reach_shortcut_is_sound(fen: str) -> None:
     """Boards of kings, knights, pawns (and queens as targets): where the distance shortcut decides."""
     for fast, reference in _all_four(parse_fen(fen)):
         assert fast == reference
+
+
+@pytest.mark.parametrize(("fen", "defender"), [
+    ("8/8/8/q7/8/8/8/1P6 w - -", False),   # b1-b2, b2-b4, bxa5: a pawn behind its start rank reaches four ranks
+    ("1p6/8/8/8/Q7/8/8/8 b - -", True),    # the same for Black: b8-b7, b7-b5, bxa4
+])
+def test_a_pawn_behind_its_start_rank_is_not_out_of_reach(fen: str, defender: bool) -> None:
+    """Found by hypothesis (test_fast_equals_reference_on_arbitrary_boards): the shortcut said 0, the search 1."""
+    position = parse_fen(fen)
+    assert capture_count(position, defender, QUEEN) == capture_count_reference(position, defender, QUEEN) == 1

@@ -14,6 +14,7 @@ mutmut runs one mutant at a time per child (``--max-children``, default 1: the m
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import hashlib
 import json
 import shutil
@@ -31,6 +32,9 @@ REPO: Final = Path(__file__).resolve().parents[2]
 HERE: Final = Path(__file__).resolve().parent
 COPIED: Final = ("contract", "tests", "schema", "grammar", "golden", "generators", "pyproject.toml")
 KILLED: Final = frozenset({"killed", "timeout", "caught by type check", "segfault"})
+# Not in a score: equivalent mutants and mutants of code that runs only at import (both listed, with
+# reasons, in equivalent.toml). A mutant no test of the group calls ("no tests") counts as not killed.
+EXCLUDED: Final = frozenset({"equivalent", "import-time", "skipped"})
 REVIEW_SHARE: Final = 3  # one mutant in three, by hash, is kept for review
 
 
@@ -49,11 +53,18 @@ def load_groups(path: Path = HERE / "modules.toml") -> dict[str, Group]:
 
 
 def load_equivalent(path: Path = HERE / "equivalent.toml") -> dict[str, str]:
-    """Mutant name -> why it cannot change behaviour."""
+    """Mutant name -> its kind: ``equivalent`` (cannot change behaviour) or ``import-time`` (see the file)."""
     if not path.exists():
         return {}
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    return {entry["mutant"]: entry["reason"] for entry in data.get("equivalent", [])}
+    return {entry["mutant"]: entry.get("kind", "equivalent") for entry in data.get("equivalent", [])}
+
+
+def listed_kind(mutant: str, equivalent: dict[str, str]) -> str | None:
+    """The kind under which ``mutant`` is listed (a name, or a pattern such as ``...x__read_string__mutmut_*``)."""
+    if mutant in equivalent:
+        return equivalent[mutant]
+    return next((kind for pattern, kind in equivalent.items() if fnmatch.fnmatchcase(mutant, pattern)), None)
 
 
 def sample_of(mutant: str, seed: str) -> str:
@@ -97,15 +108,14 @@ def score(verdicts: dict[str, str], equivalent: dict[str, str], seed: str) -> di
     by_module: dict[str, dict[str, Counter[str]]] = {}
     for mutant, verdict in verdicts.items():
         sample = sample_of(mutant, seed)
-        status = "equivalent" if mutant in equivalent else verdict
+        status = listed_kind(mutant, equivalent) or verdict
         counts = by_module.setdefault(module_of(mutant), {"tuning": Counter(), "review": Counter()})
         counts[sample][status] += 1
     out: dict[str, Any] = {}
     for module, samples in sorted(by_module.items()):
         row: dict[str, Any] = {}
         for sample, counts in samples.items():
-            considered = sum(n for status, n in counts.items() if status not in ("equivalent", "no tests",
-                                                                                  "skipped"))
+            considered = sum(n for status, n in counts.items() if status not in EXCLUDED)
             killed = sum(counts[status] for status in KILLED)
             row[sample] = {"mutants": sum(counts.values()), "killed": killed, "considered": considered,
                            "score": round(100 * killed / considered, 1) if considered else None,
@@ -154,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     summary: dict[str, Any] = {"seed": args.seed, "groups": {}}
     for name in chosen:
         verdicts, elapsed, scratch = run_group(groups[name], args.workdir, args.keep, args.max_children)
-        survivors = sorted(m for m, v in verdicts.items() if v not in KILLED and m not in equivalent)
+        survivors = sorted(m for m, v in verdicts.items() if v not in KILLED and listed_kind(m, equivalent) is None)
         summary["groups"][name] = {
             "seconds": round(elapsed), "scratch": str(scratch) if args.keep else None,
             "modules": score(verdicts, equivalent, args.seed),

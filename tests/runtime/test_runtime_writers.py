@@ -208,7 +208,8 @@ def test_an_unknown_schema_and_an_unknown_role_are_refused_in_full(tmp_path: Pat
 ])
 def test_the_manifest_version_follows_role_and_names(tmp_path: Path, role: str, names: tuple[str, str],
                                                      version: str) -> None:
-    spec_ = PackageSpec(tmp_path / "m.onnx", "kcp-13", role, ">=0.12.0", "m", provenance={"run": "abc"})
+    spec_ = PackageSpec(tmp_path / "m.onnx", "kcp-13", role, ">=0.12.0", "m", provenance={"run": "abc"},
+                        allow_service_unmountable=True)
     doc = builder.manifest_document(spec_, "ab" * 32, names)
     expected: dict[str, Any] = {"manifestVersion": version, "modelId": "m", "modelSha256": "ab" * 32,
                                 "featureSchema": "kcp-13", "featureCount": 13, "engineCompatibility": ">=0.12.0",
@@ -216,6 +217,14 @@ def test_the_manifest_version_follows_role_and_names(tmp_path: Path, role: str, 
     if version == "1.1.0":
         expected.update(modelRole=role, perspective="side-to-move", inputName=names[0], outputName=names[1])
     assert doc == expected
+
+
+def test_a_renamed_value_graph_is_refused_unless_the_caller_opts_in(tmp_path: Path) -> None:
+    spec_ = PackageSpec(tmp_path / "m.onnx", "kcp-13", "position-value", ">=0.12.0", "m")
+    assert builder.manifest_document(spec_, "ab" * 32, ("features", "output")) == Refusal(
+        "a position-value artifact cannot rename its tensors: 1.0.0 has no field for it and the evaluation"
+        " service reads no other version; the graph's tensors are 'features'/'output' (rename them"
+        " input/output, or opt in to a package the service cannot mount)")
 
 
 def test_the_evaluation_profile_is_the_services_default_only_for_kcp13(tmp_path: Path) -> None:

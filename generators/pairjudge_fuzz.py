@@ -846,7 +846,7 @@ def run(args: argparse.Namespace) -> int:
         "cases": cases,
         "unanswered": unanswered,
     }
-    out = RECORDED / f"fuzz-{args.set}.json"
+    out = RECORDED / f"fuzz-{args.set}.json" if args.out is None else args.out
     temporary = out.with_name(f".{out.name}.tmp-{os.getpid()}")
     temporary.write_text(json.dumps(document, indent=1, ensure_ascii=True) + "\n")
     os.replace(temporary, out)
@@ -857,11 +857,12 @@ def run(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--python", required=True, help="the Python of the environment holding pairjudge==0.3.0")
-    parser.add_argument("--set", required=True, choices=("tuning", "tuning-b", "heldout"))
+    parser.add_argument("--set", required=True, choices=("tuning", "tuning-b", "tuning-c", "heldout"))
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--per-kind", type=int, default=3)
     parser.add_argument("--pairs", type=int, default=40)
     parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--out", type=Path, help="write here instead of golden/recorded/pairjudge/fuzz-<set>.json")
     parser.add_argument("--list", action="store_true", help="print the recipes and exit (no reference needed)")
     args = parser.parse_args(argv)
     if args.list:

@@ -45,18 +45,26 @@ MAX_LAYERS = 10_000
 MAX_CLASSES = 1_000_000
 # GPT2Config's typed fields: Transformers 5 validates them when it reads config.json (observed:
 # StrictDataclassFieldValidationError for a float n_layer, a string n_head, a null
-# scale_attn_weights, a list attn_pdrop, and a boolean n_layer: a bool is not an int there).
-_INT, _FLOAT, _BOOL, _STR, _NONE = (int,), (int, float), (bool,), (str,), (type(None),)
+# scale_attn_weights, a list attn_pdrop, a boolean n_layer, an integer initializer_range: a bool is
+# not an int there, and a field typed float takes no int). The types are GPT2Config's and
+# PreTrainedConfig's annotations in Transformers 5.24.
+_INT, _NUMBER, _FLOAT, _BOOL, _STR, _NONE = (int,), (int, float), (float,), (bool,), (str,), (type(None),)
+_LIST, _DICT = (list,), (dict,)
 GPT2_FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "vocab_size": _INT, "n_positions": _INT, "n_embd": _INT, "n_layer": _INT, "n_head": _INT,
-    "n_inner": _INT + _NONE, "activation_function": _STR, "resid_pdrop": _FLOAT, "embd_pdrop": _FLOAT,
-    "attn_pdrop": _FLOAT, "layer_norm_epsilon": _FLOAT, "initializer_range": _FLOAT, "summary_type": _STR,
+    "n_inner": _INT + _NONE, "activation_function": _STR, "resid_pdrop": _NUMBER, "embd_pdrop": _NUMBER,
+    "attn_pdrop": _NUMBER, "layer_norm_epsilon": _FLOAT, "initializer_range": _FLOAT, "summary_type": _STR,
     "summary_use_proj": _BOOL, "summary_activation": _STR + _NONE, "summary_proj_to_labels": _BOOL,
-    "summary_first_dropout": _FLOAT, "scale_attn_weights": _BOOL, "use_cache": _BOOL,
-    "bos_token_id": _INT + _NONE, "eos_token_id": _INT + _NONE, "pad_token_id": _INT + _NONE,
+    "summary_first_dropout": _NUMBER, "scale_attn_weights": _BOOL, "use_cache": _BOOL,
+    "bos_token_id": _INT + _NONE, "eos_token_id": _INT + _LIST + _NONE, "pad_token_id": _INT + _NONE,
     "scale_attn_by_inverse_layer_idx": _BOOL, "reorder_and_upcast_attn": _BOOL,
     "add_cross_attention": _BOOL, "tie_word_embeddings": _BOOL,
+    # PreTrainedConfig's own typed fields
+    "transformers_version": _STR + _NONE, "architectures": _LIST + _NONE, "output_hidden_states": _BOOL + _NONE,
+    "return_dict": _BOOL + _NONE, "dtype": _STR + _NONE, "chunk_size_feed_forward": _INT,
+    "is_encoder_decoder": _BOOL, "id2label": _DICT + _NONE, "label2id": _DICT + _NONE,
 }
+PROBLEM_TYPES = (None, "regression", "single_label_classification", "multi_label_classification")
 _DROPOUTS = ("resid_pdrop", "embd_pdrop", "attn_pdrop")
 
 
@@ -70,6 +78,8 @@ def type_problem(config: Mapping[str, Any]) -> str | None:
         value = config.get(key)
         if key in config and (not isinstance(value, types) or (isinstance(value, bool) and bool not in types)):
             return f"config.json {key} is {config[key]!r}, which GPT2Config's field type does not allow"
+    if config.get("problem_type") not in PROBLEM_TYPES:
+        return f"config.json problem_type is {config.get('problem_type')!r}, not one Transformers allows"
     for key in _DROPOUTS:
         value = config.get(key, 0.1)
         if value < 0 or value > 1:  # as torch tests it (NaN passes)

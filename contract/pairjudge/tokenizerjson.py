@@ -58,58 +58,43 @@ MODEL_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     ),
     "Unigram": (frozenset({"vocab"}), frozenset({"type", "unk_id", "vocab", "byte_fallback"})),
 }
-COMPONENTS: dict[str, frozenset[str]] = {
-    "normalizer": frozenset(
-        {
-            "BertNormalizer",
-            "Strip",
-            "StripAccents",
-            "NFC",
-            "NFD",
-            "NFKC",
-            "NFKD",
-            "Sequence",
-            "Lowercase",
-            "Nmt",
-            "Precompiled",
-            "Replace",
-            "Prepend",
-            "ByteLevel",
-        }
-    ),
-    "pre_tokenizer": frozenset(
-        {
-            "BertPreTokenizer",
-            "ByteLevel",
-            "Delimiter",
-            "Metaspace",
-            "Whitespace",
-            "Sequence",
-            "Split",
-            "Punctuation",
-            "WhitespaceSplit",
-            "Digits",
-            "UnicodeScripts",
-            "FixedLength",
-            "CharDelimiterSplit",
-        }
-    ),
-    "post_processor": frozenset({"RobertaProcessing", "BertProcessing", "ByteLevel", "TemplateProcessing", "Sequence"}),
-    "decoder": frozenset(
-        {
-            "BPEDecoder",
-            "ByteLevel",
-            "WordPiece",
-            "Metaspace",
-            "CTC",
-            "Sequence",
-            "Replace",
-            "Fuse",
-            "Strip",
-            "ByteFallback",
-        }
-    ),
+_NO_FIELDS: frozenset[str] = frozenset()
+_BYTE_LEVEL = frozenset({"add_prefix_space", "trim_offsets", "use_regex"})
+_METASPACE = frozenset({"replacement", "prepend_scheme", "split"})
+_REPLACE = frozenset({"pattern", "content"})
+# Component type -> the fields (besides "type") the tokenizers library writes for it; "Sequence"
+# holds a list of components of the same kind under the named field. A missing field can fail
+# the library (observed: a ByteLevel pre-tokenizer without add_prefix_space), an extra one may.
+COMPONENTS: dict[str, dict[str, frozenset[str]]] = {
+    "normalizer": {
+        "NFC": _NO_FIELDS, "NFD": _NO_FIELDS, "NFKC": _NO_FIELDS, "NFKD": _NO_FIELDS, "Lowercase": _NO_FIELDS,
+        "StripAccents": _NO_FIELDS, "Nmt": _NO_FIELDS, "Strip": frozenset({"strip_left", "strip_right"}),
+        "Replace": _REPLACE, "Prepend": frozenset({"prepend"}), "Sequence": frozenset({"normalizers"}),
+        "BertNormalizer": frozenset({"clean_text", "handle_chinese_chars", "strip_accents", "lowercase"}),
+        "Precompiled": frozenset({"precompiled_charsmap"}),
+    },
+    "pre_tokenizer": {
+        "Whitespace": _NO_FIELDS, "WhitespaceSplit": _NO_FIELDS, "BertPreTokenizer": _NO_FIELDS,
+        "UnicodeScripts": _NO_FIELDS, "ByteLevel": _BYTE_LEVEL, "Metaspace": _METASPACE,
+        "Digits": frozenset({"individual_digits"}), "Punctuation": frozenset({"behavior"}),
+        "Split": frozenset({"pattern", "behavior", "invert"}), "Sequence": frozenset({"pretokenizers"}),
+    },
+    "post_processor": {
+        "TemplateProcessing": frozenset({"single", "pair", "special_tokens"}), "ByteLevel": _BYTE_LEVEL,
+        "BertProcessing": frozenset({"sep", "cls"}),
+        "RobertaProcessing": frozenset({"sep", "cls", "trim_offsets", "add_prefix_space"}),
+        "Sequence": frozenset({"processors"}),
+    },
+    "decoder": {
+        "ByteLevel": _BYTE_LEVEL, "WordPiece": frozenset({"prefix", "cleanup"}), "Metaspace": _METASPACE,
+        "BPEDecoder": frozenset({"suffix"}), "CTC": frozenset({"pad_token", "word_delimiter_token", "cleanup"}),
+        "Sequence": frozenset({"decoders"}), "Replace": _REPLACE, "Fuse": _NO_FIELDS,
+        "Strip": frozenset({"content", "start", "stop"}), "ByteFallback": _NO_FIELDS,
+    },
 }
+_SEQUENCE_FIELD = {"normalizer": "normalizers", "pre_tokenizer": "pretokenizers", "post_processor": "processors",
+                   "decoder": "decoders"}
+MAX_COMPONENT_DEPTH = 8
 # Truncation and padding parameters as the tokenizers library writes them; the kit requires all of
 # them (which ones the library defaults is not known to it: a missing one is undecided).
 PARAMETERS = {
@@ -148,14 +133,29 @@ def _non_finite(value: Any) -> bool:
     return False
 
 
-def _component_problem(key: str, value: Any) -> str | None:
-    if value is None:
+def _component_problem(key: str, value: Any, depth: int = 0) -> str | None:
+    if value is None and depth == 0:
         return None
     if not isinstance(value, dict):
         return f"tokenizer.json {key} is not an object or null"
     kind = value.get("type")
-    if not isinstance(kind, str) or kind not in COMPONENTS[key]:
+    known = COMPONENTS[key]
+    if not isinstance(kind, str) or kind not in known:
         return f"tokenizer.json {key} has the type {kind!r}, which the kit does not know (undecided)"
+    fields = set(value) - {"type"}
+    if fields != known[kind]:
+        return (
+            f"tokenizer.json {key} {kind} has the fields {sorted(fields)}, not the {sorted(known[kind])} the "
+            "tokenizers library writes (undecided: a missing field fails it, observed)"
+        )
+    if kind == "Sequence":
+        items = value[_SEQUENCE_FIELD[key]]
+        if not isinstance(items, list) or depth >= MAX_COMPONENT_DEPTH:
+            return f"tokenizer.json {key} Sequence does not hold a list of {key}s"
+        for item in items:
+            problem = _component_problem(key, item, depth + 1)
+            if problem is not None:
+                return problem
     return None
 
 

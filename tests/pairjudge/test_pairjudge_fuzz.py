@@ -4,7 +4,7 @@ Each recorded case is a recipe (ops on a copy of a recorded bundle) and the verd
 pairjudge 0.3.0 gave at both layers. The kit must never accept what the reference refused (a wrong
 accept), and may refuse what the reference accepted only with a check code listed in
 :data:`DELIBERATE_REFUSALS`, each documented in docs/pairjudge.md. ``tuning`` is the set the kit was
-fixed against; ``tuning-b`` was recorded as a held-out set, measured once, then fixed against too;
+fixed against; ``tuning-b`` and ``tuning-c`` were recorded as check sets, measured once, then fixed against too;
 ``heldout`` (another seed, recorded after the last fix) was measured, not tuned against, and is held
 to the same rule.
 """
@@ -21,7 +21,7 @@ from pairjudge_support import RECORDED, apply_ops, copy_bundle
 
 from contract.pairjudge import verify_bundle
 
-SETS = ("tuning", "tuning-b", "heldout")
+SETS = ("tuning", "tuning-b", "tuning-c", "heldout")
 LAYERS = {"read_manifest": "manifest", "from_pretrained": "full"}
 
 # The kit refuses some bundles the reference loads, on purpose (docs/pairjudge.md, "Deliberate

@@ -26,6 +26,8 @@ from typing import Any, Final
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from contract.core.checktable import TableEntry, table_family
+
 ROOT: Final = Path(__file__).resolve().parent.parent
 CORPUS_DIR: Final = "golden/conformance"
 VERDICTS: Final = "golden/recorded/engine-compatibility-verdicts.json"
@@ -85,6 +87,13 @@ def _recorded_compatibility_cases() -> list[dict[str, Any]]:
             "source": f"recorded verdicts #{index} ({case['source']}); outcome = engine column",
             "verdictsIndex": index,
         })
+    return _with_codes(cases)
+
+
+def _with_codes(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for case in cases:
+        if case["message"] is not None:
+            case["code"] = expected_code(case["message"], ("engineCompatibility",))
     return cases
 
 
@@ -139,6 +148,8 @@ KIT_COMPATIBILITY: Final[tuple[tuple[str, str, str, str, str], ...]] = (
     ("empty-component", "1..3", HOST, "invalid-constraint", "components are non-empty"),
     ("leading-dot", ".1.2.3", HOST, "invalid-constraint", "exactly three components"),
     ("x-range", "0.12.x", HOST, "invalid-constraint", "no wildcards"),
+    ("many-comparators", " ".join(["0.12.0"] * 150_000), HOST, "satisfied",
+     "every comparator holds, however many there are (150,000 fit in a 1 MiB manifest)"),
     ("hyphen-range", "0.4.0 - 0.12.0", HOST, "invalid-constraint", "no hyphen ranges"),
     ("plus-sign", "+0.12.0", HOST, "invalid-constraint", "'+' is not an operator"),
     ("surrounded-excluded", "  >=1.0.0  ", HOST, "excluded",
@@ -176,7 +187,7 @@ def kit_compatibility_cases() -> list[dict[str, Any]]:
             "message": compatibility_message(outcome, constraint, version),
             "source": f"kit: derived from {SPEC} §3.1-3.3 ({why})",
         })
-    return cases
+    return _with_codes(cases)
 
 
 def compatibility_corpus() -> dict[str, Any]:
@@ -283,6 +294,7 @@ class ManifestCase:
     expected_role: str | None = None
     prefix: bool = False  # the message is compared as a prefix (JSON syntax details differ per parser)
     recorded: dict[str, Verdict] = field(default_factory=dict)
+    code: str | None = None  # the check-table code, where the message alone does not say it
 
 
 def refused(message: str) -> Verdict:
@@ -348,8 +360,9 @@ def manifest_cases() -> list[ManifestCase]:
             recorded=rec)
 
     # --- step 3: JSON level
-    add("json-truncated", '{"manifestVersion": "1.1.0",', _NOT_JSON, "3-json", f"{SPEC} §2.4", prefix=True)
-    add("json-empty-text", "", _NOT_JSON, "3-json", f"{SPEC} §2.4", prefix=True)
+    add("json-truncated", '{"manifestVersion": "1.1.0",', _NOT_JSON, "3-json", f"{SPEC} §2.4", prefix=True,
+        code="json.syntax")
+    add("json-empty-text", "", _NOT_JSON, "3-json", f"{SPEC} §2.4", prefix=True, code="json.syntax")
     add("json-not-object-array", "[1, 2]", refused("manifest must be a JSON object"), "3-json",
         f"{SPEC} §2.4 (engine test input [1, 2])",
         recorded=_engine(refused("manifest must be a JSON object"), "ModelManifestSpec, §2.4"))
@@ -360,20 +373,21 @@ def manifest_cases() -> list[ManifestCase]:
                               '"modelId": "conformance-value",\n  "modelId": "   ",')
     add("json-duplicate-key", dup, _NOT_JSON, "3-json",
         "kit decision (contract/core/strictjson.py): a duplicate key means different things to different"
-        " readers (§2.4, §9.11), so it is refused", prefix=True,
+        " readers (§2.4, §9.11), so it is refused", prefix=True, code="json.duplicateKey",
         recorded=_engine(ACCEPTED, "§2.4: the engine takes the first occurrence (derived)"))
     add("json-nan", _raw(cur(), "featureCount", "NaN"), _NOT_JSON, "3-json",
-        "kit decision: NaN is not JSON (RFC 8259)", prefix=True)
+        "kit decision: NaN is not JSON (RFC 8259)", prefix=True, code="json.notANumber")
     add("json-infinity-overflow", _raw(cur(), "calibration", '{"temperature": 1e999}'), _NOT_JSON,
-        "3-json", "kit decision: a number that does not fit a 64-bit float is refused", prefix=True)
+        "3-json", "kit decision: a number that does not fit a 64-bit float is refused", prefix=True,
+        code="json.numberRange")
     add("json-leading-zero", _raw(cur(), "featureCount", "013"), _NOT_JSON, "3-json",
-        "RFC 8259 forbids leading zeros", prefix=True,
+        "RFC 8259 forbids leading zeros", prefix=True, code="json.syntax",
         recorded=_engine(ACCEPTED, "§2.4: the engine's number parser accepts 013 (derived)"))
     add("json-too-deep", json.dumps(cur(provenance=deep)), _NOT_JSON, "3-json",
-        f"{SPEC} §2.4: nesting deeper than 64 is refused", prefix=True,
+        f"{SPEC} §2.4: nesting deeper than 64 is refused", prefix=True, code="json.tooDeep",
         recorded=_engine(Verdict("refused", None, ""), "§2.4"))
     add("json-byte-order-mark", "\ufeff" + text(cur()), _NOT_JSON, "3-json",
-        "kit decision: a UTF-8 byte-order mark is refused", prefix=True)
+        "kit decision: a UTF-8 byte-order mark is refused", prefix=True, code="json.byteOrderMark")
 
     # --- step 3: manifestVersion
     add("version-missing", text(cur(manifestVersion=_DELETE)), _missing("manifestVersion"), "3-field",
@@ -392,6 +406,14 @@ def manifest_cases() -> list[ManifestCase]:
     add("version-trailing-newline", text(cur(manifestVersion="1.1.0\n")),
         refused("unsupported manifestVersion '1.1.0\n'; expected one of 1.0.0, 1.1.0"), "3-field",
         f"{SPEC} §2.1: exactly")
+    for name in ("toString", "constructor", "__proto__"):  # names every JavaScript object inherits
+        add(f"version-prototype-{name.strip('_').lower()}", text(cur(manifestVersion=name)),
+            refused(f"unsupported manifestVersion '{name}'; expected one of 1.0.0, 1.1.0"), "3-field",
+            f"{SPEC} §2.1: exactly 1.0.0 or 1.1.0, whatever a reader's own objects hold")
+    raw = text(cur(modelId="id-\ud800"))  # the text itself holds a lone surrogate, not a JSON escape
+    offset = len(raw[: raw.index("\ud800")].encode("utf-8"))
+    add("json-raw-lone-surrogate", raw, refused(f"not valid JSON: not UTF-8 text (byte {offset})"), "3-json",
+        "kit decision: a manifest is UTF-8 text, and no UTF-8 text holds a lone surrogate")
 
     # --- step 3: field types and the version rule, in the engine's field order
     add("engine-test-model-id-number", '{"manifestVersion": "1.0.0", "modelId": 7}', _string_msg("modelId"),
@@ -490,7 +512,8 @@ def manifest_cases() -> list[ManifestCase]:
     add("calibration-log-loss-string", text(cur(calibration={"logLoss": "0.6"})),
         refused("field 'logLoss' must be a number"), "3-field", f"{SPEC} §4.1 step 3")
     add("calibration-calibrated-on-number", text(cur(calibration={"calibratedOn": 5})),
-        refused("field 'calibratedOn' must be a string"), "3-field", f"{SPEC} §4.1 step 3")
+        refused("field 'calibratedOn' must be a string"), "3-field", f"{SPEC} §4.1 step 3",
+        code="manifest.property.notString")
     add("calibration-other-keys-ignored", text(cur(calibration={"temperature": 2, "method": ["platt"]})),
         ACCEPTED, "accepted", f"{SPEC} §2.1: other keys inside calibration are ignored")
     add("calibration-null", text(cur(calibration=None)), ACCEPTED, "accepted", f"{SPEC} §2.2: null = absent")
@@ -684,6 +707,9 @@ def manifest_corpus() -> dict[str, Any]:
             "step": case.step,
             "source": case.source,
         }
+        if case.expected.verdict == "refused":
+            assert case.expected.message is not None
+            entry["code"] = expected_code(case.expected.message, MANIFEST_FAMILIES, case.code)
         if case.recorded:
             entry["recorded"] = {
                 impl: {**verdict.as_json(), "source": verdict.source or case.source}
@@ -951,6 +977,8 @@ def tensor_corpus() -> dict[str, Any]:
             "message": case.expected.message,
             "source": case.source,
         }
+        if case.expected.message is not None:
+            entry["code"] = expected_code(case.expected.message, ("tensor",))
         if case.recorded:
             entry["recorded"] = {impl: {**v.as_json(), "source": v.source or case.source}
                                  for impl, v in sorted(case.recorded.items())}
@@ -978,8 +1006,50 @@ def _unique(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return cases
 
 
+def _literal_length(entry: TableEntry) -> int:
+    return len(re.sub(r"\{[A-Za-z]+\}", "", entry.message))
+
+
+def _template_pattern(entry: TableEntry) -> re.Pattern[str]:
+    parts = re.split(r"\{[A-Za-z]+\}", entry.message)
+    return re.compile("(.*)".join(re.escape(part) for part in parts), re.DOTALL)
+
+
+def _flat(entries: tuple[TableEntry, ...]) -> list[TableEntry]:
+    out: list[TableEntry] = []
+    for entry in entries:
+        out.extend(_flat(entry.checks) if entry.each is not None else [entry] if entry.message else [])
+    return out
+
+
+def expected_code(message: str, families: tuple[str, ...], explicit: str | None = None) -> str:
+    """The check-table code whose template yields ``message``, or ``explicit``.
+
+    The corpus's messages are written by hand from the spec; the code is read off the table, so the
+    expected code never comes from the code under test. The most specific template wins (the most
+    literal text), then the first in table order; where that is not the check that refuses (the
+    engine words ``field 'calibratedOn' must be a string`` like a top-level field) the case names
+    its code.
+    """
+    entries = [e for family in families for e in _flat(table_family(family))]
+    if explicit is not None:
+        if explicit not in {e.code for e in entries}:
+            raise RuntimeError(f"check-table.json has no code {explicit!r}")
+        return explicit
+    matches = [e for e in entries if _template_pattern(e).fullmatch(message)]
+    if not matches:
+        raise RuntimeError(f"no check-table template yields {message!r}")
+    best = max(_literal_length(e) for e in matches)
+    return next(e.code for e in matches if _literal_length(e) == best)
+
+
+MANIFEST_FAMILIES: Final = ("json", "manifest", "engineCompatibility")
+
+
 def _dump(value: Any) -> bytes:
-    return (json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+    text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    # A lone surrogate (a case's text may hold one on purpose) has no UTF-8 form: write it as an escape.
+    return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8")
 
 
 def generate() -> dict[str, bytes]:

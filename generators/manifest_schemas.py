@@ -1,12 +1,12 @@
-"""Write ``schema/manifest-<version>.schema.json`` from the feature-schema registry.
+"""Write ``schema/manifest-<version>.schema.json`` from ``schema/manifest-fields.json`` and the registry.
 
-The registry (``schema/feature-schemas.json``) is the one place widths live, so the manifest schemas'
-``featureSchema`` enum and the ``featureCount`` tie are generated from it, never typed twice. The
-field table below states, per manifest version, which fields are required, optional or not defined
-(spec/contract.md §2). A field the declared version does not define may only be absent or ``null``
-(``null`` reads as absent); unknown fields are accepted. Patterns use ASCII classes only (``[0-9]``,
-never ``\\d``) and bound lengths where Python's ``$`` would otherwise admit a trailing newline, so
-Python ``jsonschema`` and ajv read them alike.
+The manifest's fields (versions, per-version rules, types, constraints, roles, perspectives) are data
+in ``schema/manifest-fields.json``; widths live in the registry (``schema/feature-schemas.json``), so
+the manifest schemas' ``featureSchema`` enum and the ``featureCount`` tie are generated from it, never
+typed twice. A field the declared version does not define may only be absent or ``null`` (``null``
+reads as absent); unknown fields are accepted. Patterns use ASCII classes only (``[0-9]``, never
+``\\d``) and bound lengths where Python's ``$`` would otherwise admit a trailing newline, so Python
+``jsonschema`` and ajv read them alike.
 """
 
 from __future__ import annotations
@@ -15,12 +15,9 @@ import json
 from typing import Any
 
 from contract.core.registry import feature_schemas
+from contract.model.manifest_schema import FieldRule, ManifestField, manifest_fields
 
 SCHEMA_BASE = "https://dicechess-contract.dev/schema/"
-VERSIONS = ("1.0.0", "1.1.0")
-ROLES = ("chance-collapse", "move-prerank", "position-value")
-PERSPECTIVES = ("side-to-move",)
-
 # Comparator syntax of grammar/engine_compatibility.lark, as one regular expression (the component
 # bound 2147483647 included). tests/runtime check that it and the grammar agree on every corpus string.
 _COMPONENT = (
@@ -33,77 +30,61 @@ ENGINE_COMPATIBILITY_PATTERN = (
 )
 NOT_BLANK_PATTERN = "[^\\x00-\\x20]"  # something left after trimming characters <= U+0020
 
-# field -> (1.0.0 rule, 1.1.0 rule); rules: "required", "optional", "undefined".
-FIELD_RULES: dict[str, tuple[str, str]] = {
-    "manifestVersion": ("required", "required"),
-    "modelId": ("required", "required"),
-    "modelSha256": ("required", "required"),
-    "modelRole": ("undefined", "required"),
-    "featureSchema": ("required", "required"),
-    "featureCount": ("required", "required"),
-    "inputName": ("undefined", "optional"),
-    "outputName": ("undefined", "optional"),
-    "perspective": ("undefined", "required"),
-    "engineCompatibility": ("required", "required"),
-    "evaluationProfile": ("optional", "optional"),
-    "calibration": ("optional", "optional"),
-    "provenance": ("optional", "optional"),
-}
+INT_RANGE = {"minimum": -2147483648, "maximum": 2147483647}
+SCALAR_TYPES = ["string", "number", "boolean"]
 
 
-def _field_types(version: str) -> dict[str, dict[str, Any]]:
-    schema_ids = list(feature_schemas())
-    return {
-        "manifestVersion": {"const": version},
-        "modelId": {"type": "string", "pattern": NOT_BLANK_PATTERN,
-                    "description": "Not blank after trimming characters <= U+0020."},
-        "modelSha256": {"type": "string", "minLength": 64, "maxLength": 64,
-                        "pattern": "^[0-9a-fA-F]{64}$",
-                        "description": "SHA-256 of model.onnx; compared ignoring case. Writers emit lowercase."},
-        "modelRole": {"enum": list(ROLES)},
-        "featureSchema": {"enum": schema_ids,
-                          "description": "A registered feature schema id (feature-schemas.json)."},
-        "featureCount": {"type": "integer", "minimum": -2147483648, "maximum": 2147483647,
-                         "description": "Must equal the width of featureSchema; 13.0 reads as 13."},
-        "inputName": {"type": "string", "pattern": NOT_BLANK_PATTERN},
-        "outputName": {"type": "string", "pattern": NOT_BLANK_PATTERN},
-        "perspective": {"enum": list(PERSPECTIVES)},
-        "engineCompatibility": {"type": "string", "pattern": ENGINE_COMPATIBILITY_PATTERN,
-                                "description": "Space-separated comparators, e.g. '>=0.12.0 <1.0.0' "
-                                               "(grammar/engine_compatibility.lark)."},
-        "evaluationProfile": {"type": "string",
-                              "description": "Recorded by the engine, never read; the service requires "
-                                             "'standard-kcp'."},
-        "calibration": {
-            "type": "object",
-            "properties": {
-                "temperature": {"type": ["number", "null"]},
-                "brierScore": {"type": ["number", "null"]},
-                "logLoss": {"type": ["number", "null"]},
-                "calibratedOn": {"type": ["string", "null"]},
-            },
-            "description": "Advisory only; the engine never applies it. Other keys are ignored.",
-        },
-        "provenance": {
-            "type": "object",
-            "additionalProperties": {"type": ["string", "number", "boolean"]},
-            "description": "Free-form producer metadata; values are scalars.",
-        },
-    }
+def _choices(list_name: str) -> list[str]:
+    if list_name == "featureSchemas":
+        return list(feature_schemas())
+    return list(manifest_fields().lists[list_name])
+
+
+def _string(spec: ManifestField) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "string"}
+    if spec.length is not None:
+        out.update(minLength=spec.length, maxLength=spec.length)
+    if spec.pattern is not None:
+        out["pattern"] = f"^{spec.pattern}$"
+    elif spec.not_blank:
+        out["pattern"] = NOT_BLANK_PATTERN
+    elif spec.grammar == "engineCompatibility":
+        out["pattern"] = ENGINE_COMPATIBILITY_PATTERN
+    return out
+
+
+def _field_type(spec: ManifestField, version: str) -> dict[str, Any]:
+    out: dict[str, Any]
+    if spec.type == "manifestVersion":
+        return {"const": version}
+    if spec.one_of is not None:
+        out = {"enum": _choices(spec.one_of)}
+    elif spec.type == "string":
+        out = _string(spec)
+    elif spec.type == "wholeNumber":
+        out = {"type": "integer", **INT_RANGE}
+    elif spec.type == "object":
+        out = {"type": "object",
+               "properties": {p.name: {"type": [p.type, "null"]} for p in spec.properties}}
+    elif spec.type == "scalarMap":
+        out = {"type": "object", "additionalProperties": {"type": SCALAR_TYPES}}
+    else:
+        raise ValueError(f"manifest-fields.json: field {spec.name!r} has unknown type {spec.type!r}")
+    if spec.description is not None:
+        out["description"] = spec.description
+    return out
 
 
 def manifest_schema(version: str) -> dict[str, Any]:
-    index = VERSIONS.index(version)
-    types = _field_types(version)
     properties: dict[str, Any] = {}
     required: list[str] = []
-    for field, rules in FIELD_RULES.items():
-        rule = rules[index]
-        if rule == "required":
+    for spec in manifest_fields().fields:
+        field, rule = spec.name, spec.rule(version)
+        if rule is FieldRule.REQUIRED:
             required.append(field)
-            properties[field] = types[field]
-        elif rule == "optional":
-            properties[field] = {"anyOf": [types[field], {"type": "null"}]}
+            properties[field] = _field_type(spec, version)
+        elif rule is FieldRule.OPTIONAL:
+            properties[field] = {"anyOf": [_field_type(spec, version), {"type": "null"}]}
         else:
             properties[field] = {
                 "type": "null",
@@ -122,7 +103,8 @@ def manifest_schema(version: str) -> dict[str, Any]:
         "title": f"dice-chess model manifest {version}",
         "description": (
             "manifest.json of a dice-chess model package (model.onnx + manifest.json). Generated by "
-            "generators/manifest_schemas.py from schema/feature-schemas.json; do not edit by hand. "
+            "generators/manifest_schemas.py from schema/manifest-fields.json and schema/feature-schemas.json; "
+            "do not edit by hand. "
             "Unknown fields are accepted; a field this version does not define is refused; null reads "
             "as absent."
         ),
@@ -138,4 +120,4 @@ def render(version: str) -> bytes:
 
 
 def generate() -> dict[str, bytes]:
-    return {f"schema/manifest-{v}.schema.json": render(v) for v in VERSIONS}
+    return {f"schema/manifest-{v}.schema.json": render(v) for v in manifest_fields().versions}

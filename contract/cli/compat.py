@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
         print(console_json({
             "ok": verdict.ok,
             "message": verdict.message,
+            "code": verdict.code,
             "outcome": str(verdict.outcome),
             "constraint": args.constraint,
             "engineVersion": args.engine_version,

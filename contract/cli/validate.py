@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
             loaded = graph_refusal.prefixed(loaded.model_text)
     if isinstance(loaded, Refusal):
         if args.json:
-            print(console_json({"ok": False, "message": loaded.message}))
+            print(console_json({"ok": False, "message": loaded.message, "code": loaded.code, "field": loaded.field}))
         else:
             print(console_text(f"refusing to serve: {loaded.message}"))
         return EXIT_REFUSED

@@ -27,11 +27,14 @@ def engine_compatibility(request: dict[str, Any]) -> Answer:
     from contract.model.compatibility import evaluate
 
     result = evaluate(request["constraint"], request["engineVersion"])
-    return {"outcome": str(result.outcome), "message": result.message}
+    return {"outcome": str(result.outcome), "message": result.message, "code": result.code}
 
 
-def _verdict(message: str | None) -> Answer:
-    return {"verdict": "accepted" if message is None else "refused", "message": message}
+def _verdict(message: str | None, code: str | None = None) -> Answer:
+    answer: Answer = {"verdict": "accepted" if message is None else "refused", "message": message}
+    if code is not None or message is None:
+        answer["code"] = code
+    return answer
 
 
 def _manifest_bytes(text: str) -> bytes:
@@ -43,7 +46,7 @@ def manifest(request: dict[str, Any]) -> Answer:
 
     result = read_manifest(_manifest_bytes(request["manifest"]), request["engineVersion"],
                            request["expectedRole"])
-    return _verdict(result.message)
+    return _verdict(result.message, None if result.refusal is None else result.refusal.code)
 
 
 def tensor_contract(request: dict[str, Any]) -> Answer:
@@ -55,9 +58,10 @@ def tensor_contract(request: dict[str, Any]) -> Answer:
         raise ValueError(f"the case's manifest is refused: {read.message}")
     outcome = check_graph(Path(request["graph"]), read.manifest)
     message: str | None = getattr(outcome, "message", None) if outcome is not None else None
+    code: str | None = getattr(outcome, "code", None) if outcome is not None else None
     if outcome is not None and getattr(outcome, "ok", False):
-        message = None
-    return _verdict(message)
+        message = code = None
+    return _verdict(message, code)
 
 
 def features(request: dict[str, Any]) -> Answer:

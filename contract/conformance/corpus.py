@@ -115,11 +115,20 @@ def compatibility_cases() -> list[Case]:
             id=raw["id"],
             kind="engine-compatibility",
             request={"constraint": raw["constraint"], "engineVersion": raw["engineVersion"]},
-            expected=Expected({"outcome": raw["outcome"], "message": raw["message"]}),
+            expected=Expected(_with_code({"outcome": raw["outcome"], "message": raw["message"]}, raw)),
             source=raw["source"],
             recorded=recorded,
         ))
     return out
+
+
+def _with_code(fields: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
+    """The canonical answer's fields, with the check-table code the case names (null when it passes).
+
+    An implementation that answers with a ``code`` is compared on it; one that gives none (the
+    recorded implementations) is compared on the other fields only.
+    """
+    return {**fields, "code": raw.get("code")}
 
 
 def _recorded_verdict(raw: dict[str, Any]) -> dict[str, Expected]:
@@ -141,7 +150,7 @@ def manifest_cases() -> list[Case]:
             kind="manifest",
             request={"manifest": raw["manifest"], "engineVersion": raw["engineVersion"],
                      "expectedRole": raw["expectedRole"]},
-            expected=Expected({"verdict": raw["verdict"], "message": raw["message"]},
+            expected=Expected(_with_code({"verdict": raw["verdict"], "message": raw["message"]}, raw),
                               prefix=raw["messageMatch"] == "prefix"),
             source=raw["source"],
             recorded=_recorded_verdict(raw),
@@ -162,7 +171,7 @@ def tensor_cases() -> list[Case]:
             kind="tensor-contract",
             request={"graph": str(graph.resolve()), "manifest": raw["manifest"],
                      "engineVersion": raw["engineVersion"]},
-            expected=Expected({"verdict": raw["verdict"], "message": raw["message"]}),
+            expected=Expected(_with_code({"verdict": raw["verdict"], "message": raw["message"]}, raw)),
             source=raw["source"],
             recorded=_recorded_verdict(raw),
         ))

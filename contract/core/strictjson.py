@@ -15,21 +15,27 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from contract.core.refusal import Refusal, refusal
+
 MAX_DEPTH = 64
 MAX_BYTES = 1024 * 1024
 
 
 class JsonRefusal(ValueError):
-    """Raised by :func:`parse` with a message fit to show a user."""
+    """Raised by :func:`parse`: ``refusal`` says why (its message is fit to show a user)."""
+
+    def __init__(self, code: str, /, **fields: object) -> None:
+        self.refusal: Refusal = refusal(code, **fields)
+        super().__init__(self.refusal.message)
 
 
 def _refuse_constant(name: str) -> Any:
-    raise JsonRefusal(f"not valid JSON: {name} is not a JSON number")
+    raise JsonRefusal("json.notANumber", name=name)
 
 
 def _too_big(text: str) -> JsonRefusal:
     # The whole literal, as js/src/strict-json.js quotes it (its Number() overflows the same way).
-    return JsonRefusal(f"not valid JSON: number {text} does not fit in a 64-bit float")
+    return JsonRefusal("json.numberRange", text=text)
 
 
 def _finite_float(text: str) -> float:
@@ -50,7 +56,7 @@ def _unique_object(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
     obj: dict[str, Any] = {}
     for key, value in pairs:
         if key in obj:
-            raise JsonRefusal(f"not valid JSON: duplicate key {key!r}")
+            raise JsonRefusal("json.duplicateKey", key=repr(key))
         obj[key] = value
     return obj
 
@@ -73,9 +79,7 @@ def _check_depth(text: str, max_depth: int) -> None:
         elif char in "[{":
             depth += 1
             if depth > max_depth:
-                raise JsonRefusal(
-                    f"not valid JSON: nesting deeper than {max_depth} levels at character {index}"
-                )
+                raise JsonRefusal("json.tooDeep", limit=max_depth, offset=index)
         elif char in "]}":
             depth -= 1
 
@@ -84,17 +88,17 @@ def parse(data: bytes | str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX
     """Parse one JSON document strictly; raise :class:`JsonRefusal` on anything ambiguous."""
     if isinstance(data, bytes):
         if len(data) > max_bytes:
-            raise JsonRefusal(f"larger than {max_bytes} bytes ({len(data)} bytes)")
+            raise JsonRefusal("json.tooLarge", limit=max_bytes, size=len(data))
         if data.startswith(b"\xef\xbb\xbf"):
-            raise JsonRefusal("not valid JSON: starts with a UTF-8 byte-order mark")
+            raise JsonRefusal("json.byteOrderMark")
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise JsonRefusal(f"not valid JSON: not UTF-8 text (byte {exc.start})") from None
+            raise JsonRefusal("json.notUtf8", offset=exc.start) from None
     else:
         text = data
         if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
-            raise JsonRefusal(f"larger than {max_bytes} bytes")
+            raise JsonRefusal("json.textTooLarge", limit=max_bytes)
     _check_depth(text, max_depth)
     try:
         return json.loads(
@@ -107,9 +111,9 @@ def parse(data: bytes | str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX
     except JsonRefusal:
         raise
     except json.JSONDecodeError as exc:
-        raise JsonRefusal(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise JsonRefusal("json.syntax", detail=f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:  # e.g. an integer literal too long to convert
-        raise JsonRefusal(f"not valid JSON: {exc}") from None
+        raise JsonRefusal("json.syntax", detail=exc) from None
 
 
 def dumps(value: Any) -> str:

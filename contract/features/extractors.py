@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 
 from contract.core import registry
+from contract.core.refusal import refusal
 from contract.features import blocks
 from contract.features.dfen import parse_fen, side_from_text
 from contract.features.position import PIECE_TYPES, Position
@@ -104,7 +105,7 @@ class UnknownSchemaError(KeyError):
     def __init__(self, schema_id: object) -> None:
         self.schema_id = schema_id
         known = ", ".join(registry.schema_ids())
-        self.message = f"unknown featureSchema '{schema_id}'; known schemas: {known}"
+        self.message = refusal("manifest.featureSchema.unknown", value=schema_id, known=known).message
         super().__init__(self.message)
 
     def __str__(self) -> str:

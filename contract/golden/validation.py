@@ -24,6 +24,8 @@ from contract.golden import probetable
 
 MANIFEST_SCHEMA = "manifest-{version}"
 REGISTRY = "schema/feature-schemas.json"
+# The hand-written data files under schema/ (not generated, not under golden/), each with its schema.
+SCHEMA_DATA: tuple[str, ...] = (REGISTRY, "schema/check-table.json", "schema/manifest-fields.json")
 # glob over repo-relative paths -> schema name (schema/<name>.schema.json); first match wins.
 CORPUS_SCHEMAS: tuple[tuple[str, str], ...] = (
     ("golden/probes.json", "probes"),
@@ -40,6 +42,8 @@ CORPUS_SCHEMAS: tuple[tuple[str, str], ...] = (
     ("golden/conformance/tensor-contract.json", "conformance-tensor-contract"),
     ("golden/divergences.json", "conformance-divergences"),
     (REGISTRY, "feature-schemas"),
+    ("schema/check-table.json", "check-table"),
+    ("schema/manifest-fields.json", "manifest-fields"),
 )
 
 
@@ -85,7 +89,7 @@ def validate_files(files: Mapping[str, bytes],
                 problems.append(f"{path}: {exc}")
                 continue
             name: str | None = table
-        elif not path.endswith(".json") or not (path.startswith("golden/") or path == REGISTRY):
+        elif not path.endswith(".json") or not (path.startswith("golden/") or path in SCHEMA_DATA):
             continue
         else:
             try:
@@ -110,8 +114,9 @@ def validate_files(files: Mapping[str, bytes],
 def corpus_files(root: Path, generated: Mapping[str, bytes]) -> dict[str, bytes]:
     """Every corpus file: the regenerated ones, plus committed ones no generator writes (recorded, log)."""
     files = dict(generated)
-    if REGISTRY not in files and (root / REGISTRY).is_file():
-        files[REGISTRY] = (root / REGISTRY).read_bytes()
+    for data in SCHEMA_DATA:
+        if data not in files and (root / data).is_file():
+            files[data] = (root / data).read_bytes()
     for path in sorted((root / "golden").rglob("*.json")):
         relative = path.relative_to(root).as_posix()
         if relative not in files and schema_name(relative, None) is not None:

@@ -15,7 +15,7 @@ sees a half-written or unvalidated package under that name:
 The manifest version follows the role: ``1.0.0`` for ``position-value`` (the only version the evaluation
 service reads), ``1.1.0`` for the other roles, with the tensor names declared. A ``position-value``
 graph whose tensors are not ``input``/``output`` is refused before anything is staged, for the training
-writer's reason (:data:`RENAMED_VALUE_REASON`): 1.0.0 cannot name tensors and the service reads no
+writer's reason (check-table code ``builder.tensors.renamedValue``): 1.0.0 cannot name tensors and the service reads no
 other version, so such a package describes itself and mounts nowhere in the service.
 ``PackageSpec.allow_service_unmountable`` writes it anyway as 1.1.0 (the engine loads it); the caller
 is then told what it costs (:func:`service_cost`). Manifests are written with sorted keys, two-space indent, a trailing
@@ -37,12 +37,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from contract.core import strictjson
-from contract.core.refusal import Refusal
+from contract.core.refusal import Refusal, refusal
 from contract.core.registry import feature_schemas
 from contract.core.stagedfile import sync_path, write_atomic
 from contract.model.compatibility import INT_MAX, Version, evaluate, parse_constraint
-from contract.model.manifest import DEFAULTS
-from contract.model.manifest_schema import known_roles
+from contract.model.manifest_schema import default_of, known_roles
 from contract.model.package import MANIFEST_FILE_NAME, MODEL_FILE_NAME, ModelPackage
 from contract.model.tensors import check_graph, open_session, read_graph
 
@@ -51,8 +50,6 @@ VALUE_ROLE: Final = "position-value"
 SERVICE_PROFILE: Final = {"kcp-13": "standard-kcp"}  # what the evaluation service requires per schema
 UNCALIBRATED_ROLES: Final = ("move-prerank",)
 # The training writer's words (fortemate/dicechess-training kcp13.build_manifest) for the same refusal.
-RENAMED_VALUE_REASON: Final = ("a position-value artifact cannot rename its tensors: 1.0.0 has no field for it "
-                               "and the evaluation service reads no other version")
 
 
 @dataclass(frozen=True)
@@ -76,8 +73,8 @@ def _graph_tensor_names(model: Path, graph: bytes) -> tuple[str, str] | Refusal:
     if isinstance(session, Refusal):
         return session.prefixed(str(model))
     inputs, outputs = session.get_inputs(), session.get_outputs()
-    input_name = inputs[0].name if len(inputs) == 1 else DEFAULTS["inputName"]
-    output_name = outputs[0].name if len(outputs) == 1 else DEFAULTS["outputName"]
+    input_name = inputs[0].name if len(inputs) == 1 else default_of("inputName")
+    output_name = outputs[0].name if len(outputs) == 1 else default_of("outputName")
     return input_name, output_name
 
 
@@ -98,8 +95,8 @@ def witness_version(constraint: str) -> str | Refusal:
     if verdict.ok:
         return "0.0.0"
     if verdict.outcome in ("blank", "invalid-constraint"):
-        assert verdict.message is not None
-        return Refusal(verdict.message)
+        assert verdict.refusal is not None
+        return verdict.refusal
     low, high = 0, _key((INT_MAX, INT_MAX, INT_MAX))
     for op, bound in parse_constraint(constraint):
         at = _key(bound)
@@ -116,20 +113,19 @@ def witness_version(constraint: str) -> str | Refusal:
         text = ".".join(map(str, (major, *divmod(rest, _SPAN))))
         if evaluate(constraint, text).ok:
             return text
-    return Refusal(f"engineCompatibility '{constraint}' admits no engine version")
+    return refusal("builder.compatibility.empty", constraint=constraint)
 
 
 def manifest_document(spec: PackageSpec, digest: str, names: tuple[str, str]) -> dict[str, Any] | Refusal:
     """The manifest a spec describes, or why it cannot be written."""
     schemas = feature_schemas()
     if spec.schema_id not in schemas:
-        return Refusal(f"unknown featureSchema '{spec.schema_id}'; known schemas: {', '.join(sorted(schemas))}")
+        return refusal("manifest.featureSchema.unknown", value=spec.schema_id, known=", ".join(sorted(schemas)))
     if spec.role not in known_roles():
-        return Refusal(f"unknown modelRole '{spec.role}'; known roles: {', '.join(known_roles())}")
-    declares_names = names != (DEFAULTS["inputName"], DEFAULTS["outputName"])
+        return refusal("manifest.modelRole.unknown", value=spec.role, known=", ".join(known_roles()))
+    declares_names = names != (default_of("inputName"), default_of("outputName"))
     if spec.role == VALUE_ROLE and declares_names and not spec.allow_service_unmountable:
-        return Refusal(f"{RENAMED_VALUE_REASON}; the graph's tensors are '{names[0]}'/'{names[1]}' (rename "
-                       "them input/output, or opt in to a package the service cannot mount)")
+        return refusal("builder.tensors.renamedValue", input=names[0], output=names[1])
     legacy = spec.role == VALUE_ROLE and not declares_names
     doc: dict[str, Any] = {
         "manifestVersion": "1.0.0" if legacy else "1.1.0",
@@ -140,18 +136,18 @@ def manifest_document(spec: PackageSpec, digest: str, names: tuple[str, str]) ->
         "engineCompatibility": spec.engine_compatibility,
     }
     if not legacy:
-        doc.update(modelRole=spec.role, perspective=DEFAULTS["perspective"], inputName=names[0],
+        doc.update(modelRole=spec.role, perspective=default_of("perspective"), inputName=names[0],
                    outputName=names[1])
     profile = spec.evaluation_profile or SERVICE_PROFILE.get(spec.schema_id)
     if profile is not None:
         doc["evaluationProfile"] = profile
     if spec.calibration_temperature is not None:
         if spec.role in UNCALIBRATED_ROLES:
-            return Refusal("a ranking score has nothing to calibrate; remove the calibration temperature")
+            return refusal("builder.calibration.ranking")
         if not math.isfinite(spec.calibration_temperature):
-            return Refusal(f"calibration temperature must be a finite number, got {spec.calibration_temperature}")
+            return refusal("builder.calibration.notFinite", value=spec.calibration_temperature)
         if spec.calibration_temperature <= 0:  # logits are divided by it: 0 and below are no temperature
-            return Refusal(f"calibration temperature must be greater than 0, got {spec.calibration_temperature}")
+            return refusal("builder.calibration.notPositive", value=spec.calibration_temperature)
         doc["calibration"] = {"temperature": spec.calibration_temperature}
     if spec.provenance:
         doc["provenance"] = dict(spec.provenance)
@@ -178,7 +174,7 @@ def _unicode_problem(doc: Mapping[str, Any]) -> Refusal | None:
         try:
             strictjson.dumps({key: value}).encode("utf-8")
         except UnicodeEncodeError:
-            return Refusal(f"field '{key}' is not valid Unicode text (it holds a lone surrogate)")
+            return refusal("builder.field.notUnicode", name=key)
     return None
 
 
@@ -196,12 +192,12 @@ _TAKEN: Final = frozenset({errno.EEXIST, errno.ENOTEMPTY, errno.ENOTDIR, errno.E
 
 def _publish(staged: Path, out: Path) -> Refusal | None:
     if out.exists() or out.is_symlink():
-        return Refusal(f"refusing to overwrite {out}: it already exists")
+        return refusal("builder.destination.exists", path=out)
     try:
         os.rename(staged, out)
     except OSError as exc:
         if exc.errno in _TAKEN:
-            return Refusal(f"refusing to overwrite {out}: it already exists")
+            return refusal("builder.destination.exists", path=out)
         raise
     # The rename itself survives a crash. Published already: a failed sync must not turn into a refusal.
     with contextlib.suppress(OSError):
@@ -209,19 +205,26 @@ def _publish(staged: Path, out: Path) -> Refusal | None:
     return None
 
 
-def _keep_failed(staged: Path, out: Path, refusal: Refusal) -> Refusal:
+def _keep_failed(staged: Path, out: Path, problem: Refusal) -> Refusal:
     """Move a refused staging directory aside, with the refusal in it; paths in the message follow it."""
     failed = out.with_name(f"{out.name}.failed-{secrets.token_hex(4)}")
-    message = refusal.message.replace(str(staged), str(failed))
+    message = problem.message.replace(str(staged), str(failed))
     # A path from undecodable bytes holds lone surrogates: written as escapes, as the console shows them.
     write_atomic(staged / REFUSAL_FILE, (message + "\n").encode("utf-8", "backslashreplace"))
     os.rename(staged, failed)
-    return Refusal(f"refusing to publish {out}: {message}")
+    return Refusal(message, problem.code, problem.field).prefixed(_publishing(out))
 
 
-def _os_message(exc: OSError) -> str:
+def _os_refusal(exc: OSError) -> Refusal:
     reason = exc.strerror or exc.__class__.__name__
-    return reason if exc.filename is None else f"{exc.filename}: {reason}"
+    if exc.filename is None:
+        return refusal("builder.os.error", reason=reason)
+    return refusal("builder.os.fileError", path=exc.filename, reason=reason)
+
+
+def _publishing(out: Path) -> str:
+    """The prefix of every refusal that stops publication at ``out``."""
+    return refusal("builder.refused", path=out).message
 
 
 def build_package(spec: PackageSpec, out: Path, engine_version: str | None = None) -> ModelPackage | Refusal:
@@ -234,35 +237,35 @@ def build_package(spec: PackageSpec, out: Path, engine_version: str | None = Non
     try:
         return _build(spec, out, engine_version)
     except OSError as exc:
-        return Refusal(f"refusing to publish {out}: {_os_message(exc)}")
+        return _os_refusal(exc).prefixed(_publishing(out))
 
 
 def _build(spec: PackageSpec, out: Path, engine_version: str | None) -> ModelPackage | Refusal:
     if out.exists() or out.is_symlink():
-        return Refusal(f"refusing to overwrite {out}: it already exists")
+        return refusal("builder.destination.exists", path=out)
     if not out.parent.is_dir():
-        return Refusal(f"refusing to publish {out}: {out.parent} is not a directory")
+        return refusal("builder.parent.notDirectory", parent=out.parent).prefixed(_publishing(out))
     model = Path(spec.model)
     if not (model.is_file() and os.access(model, os.R_OK)):
-        return Refusal(f"refusing to publish {out}: {model}: model file not readable")
+        return refusal("package.model.unreadable").prefixed(str(model)).prefixed(_publishing(out))
     if engine_version is not None:  # a host the constraint excludes, or no version at all: nothing to stage
         verdict = evaluate(spec.engine_compatibility, engine_version)
-        if verdict.message is not None:
-            return Refusal(f"refusing to publish {out}: {verdict.message}")
+        if verdict.refusal is not None:
+            return verdict.refusal.prefixed(_publishing(out))
     host = engine_version if engine_version is not None else witness_version(spec.engine_compatibility)
     if isinstance(host, Refusal):
-        return host.prefixed(f"refusing to publish {out}")
+        return host.prefixed(_publishing(out))
     try:  # read once: the bytes inspected, digested and staged are the same bytes
         graph = read_graph(model)
     except OSError as exc:
-        return Refusal(f"refusing to publish {out}: cannot digest {model}: {exc.strerror}")
+        return refusal("package.model.digestError", path=model, reason=exc.strerror).prefixed(_publishing(out))
     names = _graph_tensor_names(model, graph)
     if isinstance(names, Refusal):
-        return names.prefixed(f"refusing to publish {out}")
+        return names.prefixed(_publishing(out))
     digest = hashlib.sha256(graph).hexdigest()
     document = manifest_document(spec, digest, names)
     if isinstance(document, Refusal):
-        return document.prefixed(f"refusing to publish {out}")
+        return document.prefixed(_publishing(out))
 
     staged = out.with_name(f".{out.name}.tmp-{secrets.token_hex(6)}")
     staged.mkdir()
@@ -270,13 +273,13 @@ def _build(spec: PackageSpec, out: Path, engine_version: str | None) -> ModelPac
         write_atomic(staged / MODEL_FILE_NAME, graph)  # synced
         write_atomic(staged / MANIFEST_FILE_NAME, strictjson.dumps(document))  # synced
         sync_path(staged)
-        refusal = _validate(staged, host, spec.role)
-        if refusal is not None:
-            return _keep_failed(staged, out, refusal)
-        refusal = _publish(staged, out)
-        if refusal is not None:
+        problem = _validate(staged, host, spec.role)
+        if problem is not None:
+            return _keep_failed(staged, out, problem)
+        problem = _publish(staged, out)
+        if problem is not None:
             shutil.rmtree(staged)
-            return refusal
+            return problem
     except BaseException:
         shutil.rmtree(staged, ignore_errors=True)
         raise

@@ -7,12 +7,13 @@ comparator is parsed before any is evaluated, then all must hold. It refuses Uni
 whitespace, components above 2147483647, pre-release/build suffixes and a host version with any
 surrounding whitespace (a trailing newline included).
 
->>> evaluate(">=0.12.0 <1.0.0", "0.12.0").outcome
-'satisfied'
+>>> evaluate(">=0.12.0 <1.0.0", "0.12.0").ok
+True
 >>> evaluate(">=0.12", "0.12.0").message
 "invalid engineCompatibility '>=0.12'; expected space-separated comparators such as '>=0.12.0 <1.0.0'"
->>> evaluate(">=0.12.0 <1.0.0", "0.12.0\\n").outcome
-'invalid-engine-version'
+>>> verdict = evaluate(">=0.12.0 <1.0.0", "0.12.0\\n")
+>>> str(verdict.outcome), verdict.code
+('invalid-engine-version', 'engineCompatibility.engineVersion.syntax')
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from typing import Final
 
 from lark import Lark, LarkError, Token, Tree
 
+from contract.core.checktable import PASS, Fields, first_failure, table_check, table_entry, table_family
+from contract.core.refusal import Refusal, refusal
 from contract.core.resources import grammar_dir
 
 GRAMMAR_FILE: Final = "engine_compatibility.lark"
@@ -48,31 +51,18 @@ class Outcome(StrEnum):
 class Compatibility:
     outcome: Outcome
     message: str | None  # None exactly when satisfied
+    code: str | None = None  # the check-table code; None exactly when satisfied
 
     @property
     def ok(self) -> bool:
         return self.outcome is Outcome.SATISFIED
 
-
-# The engine's exact texts (spec/contract.md §3.3). ModelPackage adds the manifest path prefix.
-def _msg_version_syntax(v: str) -> str:
-    return f"invalid engine version: invalid semantic version '{v}'; expected MAJOR.MINOR.PATCH"
-
-
-def _msg_version_range(v: str) -> str:
-    return f"invalid engine version: invalid semantic version '{v}'; a component does not fit in an Int"
-
-
-MSG_BLANK: Final = "engineCompatibility must not be blank"
-
-
-def _msg_invalid(c: str) -> str:
-    return (f"invalid engineCompatibility '{c}'; expected space-separated comparators"
-            " such as '>=0.12.0 <1.0.0'")
-
-
-def _msg_excluded(c: str, v: str) -> str:
-    return f"engineCompatibility '{c}' does not include engine version '{v}'"
+    @property
+    def refusal(self) -> Refusal | None:
+        """The refusal (code, message, field) when not satisfied."""
+        if self.code is None or self.message is None:
+            return None
+        return Refusal(self.message, self.code, table_entry(self.code).field)
 
 
 _HOST_VERSION: Final = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+", re.ASCII)
@@ -108,12 +98,10 @@ def _component(digits: str) -> int | None:
 
 def parse_engine_version(text: str) -> Version | str:
     """The host's version, strict ``MAJOR.MINOR.PATCH``; or the refusal message."""
-    if _HOST_VERSION.fullmatch(text) is None:
-        return _msg_version_syntax(text)
-    parts = [_component(p) for p in text.split(".")]
-    if parts[0] is None or parts[1] is None or parts[2] is None:
-        return _msg_version_range(text)
-    return (parts[0], parts[1], parts[2])
+    host = _host(text)
+    if isinstance(host, tuple):
+        return host
+    return refusal(host, version=text).message
 
 
 def parse_constraint(text: str) -> list[tuple[str, Version]]:
@@ -141,17 +129,68 @@ def parse_constraint(text: str) -> list[tuple[str, Version]]:
     return comparators
 
 
+@dataclass
+class Question:
+    """State threaded through the engineCompatibility family of the check table."""
+
+    constraint: str
+    engine_version: str
+    host: Version | None = None
+    comparators: list[tuple[str, Version]] | None = None
+
+
+def _host(text: str) -> Version | str:
+    """The host version, or the code of the check it fails."""
+    if _HOST_VERSION.fullmatch(text) is None:
+        return "engineCompatibility.engineVersion.syntax"
+    parts = [_component(p) for p in text.split(".")]
+    if parts[0] is None or parts[1] is None or parts[2] is None:
+        return "engineCompatibility.engineVersion.range"
+    return (parts[0], parts[1], parts[2])
+
+
+def _host_syntax(q: Question) -> Fields | None:
+    return {"version": q.engine_version} if _HOST_VERSION.fullmatch(q.engine_version) is None else PASS
+
+
+def _host_range(q: Question) -> Fields | None:
+    host = _host(q.engine_version)
+    if isinstance(host, str):
+        return {"version": q.engine_version}
+    q.host = host
+    return PASS
+
+
+def _blank(q: Question) -> Fields | None:
+    return {} if q.constraint.strip(EDGE_CHARACTERS) == "" else PASS
+
+
+def _grammar(q: Question) -> Fields | None:
+    try:
+        q.comparators = parse_constraint(q.constraint)
+    except _Unparsable:
+        return {"constraint": q.constraint}
+    return PASS
+
+
+def _holds(q: Question) -> Fields | None:
+    assert q.host is not None and q.comparators is not None
+    host = q.host
+    if all(_OPERATORS[op](host, bound) for op, bound in q.comparators):
+        return PASS
+    return {"constraint": q.constraint, "version": q.engine_version}
+
+
+# What each kind of check in the table's engineCompatibility family tests; the order is the table's.
+TESTS: Final = {"hostSyntax": _host_syntax, "hostRange": _host_range, "blank": _blank,
+                "grammar": _grammar, "holds": _holds}
+CHECKS: Final = tuple(table_check(entry, TESTS[entry.kind]) for entry in table_family("engineCompatibility"))
+
+
 def evaluate(constraint: str, engine_version: str) -> Compatibility:
     """Decide whether ``constraint`` admits ``engine_version``; never raises for string input."""
-    host = parse_engine_version(engine_version)
-    if isinstance(host, str):
-        return Compatibility(Outcome.INVALID_ENGINE_VERSION, host)
-    if constraint.strip(EDGE_CHARACTERS) == "":
-        return Compatibility(Outcome.BLANK, MSG_BLANK)
-    try:
-        comparators = parse_constraint(constraint)
-    except _Unparsable:
-        return Compatibility(Outcome.INVALID_CONSTRAINT, _msg_invalid(constraint))
-    if all(_OPERATORS[op](host, bound) for op, bound in comparators):
+    failure = first_failure(CHECKS, Question(constraint, engine_version))
+    if failure is None:
         return Compatibility(Outcome.SATISFIED, None)
-    return Compatibility(Outcome.EXCLUDED, _msg_excluded(constraint, engine_version))
+    outcome = Outcome(table_entry(failure.code).data["outcome"])
+    return Compatibility(outcome, failure.message, failure.code)

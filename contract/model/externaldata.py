@@ -18,12 +18,7 @@ from typing import Any
 
 from onnx import ModelProto, TensorProto
 
-from contract.core.refusal import Refusal
-
-NOT_SELF_CONTAINED = (
-    "the ONNX graph is not self-contained: tensor '{name}' keeps its data in an external file"
-    " (the manifest's digest covers model.onnx alone)"
-)
+from contract.core.refusal import Refusal, refusal
 
 
 def _tensors(root: ModelProto) -> Iterator[TensorProto]:
@@ -51,8 +46,8 @@ def external_data_refusal(graph: bytes) -> Refusal | None:
     try:
         model = ModelProto.FromString(graph)
     except Exception as exc:  # protobuf's DecodeError (untyped), or a nesting too deep for the parser
-        return Refusal(f"cannot read the ONNX graph: {str(exc).strip() or exc.__class__.__name__}")
+        return refusal("tensor.graph.unreadable", reason=str(exc).strip() or exc.__class__.__name__)
     for tensor in _tensors(model):
         if tensor.data_location == TensorProto.EXTERNAL or len(tensor.external_data) > 0:
-            return Refusal(NOT_SELF_CONTAINED.format(name=tensor.name))
+            return refusal("tensor.graph.external", name=tensor.name)
     return None

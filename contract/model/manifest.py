@@ -1,53 +1,64 @@
-"""Reading ``manifest.json``: one ordered table of checks, the engine's messages, first failure wins.
+"""Reading ``manifest.json``: the check table's manifest family, in its order, first failure wins.
 
-The order is the engine's (spec/contract.md §4.1 steps 3-6): structural reading field by field, then
-value validation, then the expected-role gate. Messages carry no path; :mod:`contract.model.package` adds
-``<manifestPath>: ``. Which fields a version requires, allows or does not define comes from the
-manifest JSON Schemas (:mod:`contract.model.manifest_schema`); widths from the registry.
+The order, codes, fields and message templates are data: the ``manifest`` family of
+``schema/check-table.json`` (spec/contract.md §4.1 steps 3-6: structural reading field by field,
+then value validation, then the expected-role gate). Which fields a version requires, allows or does
+not define, their types, defaults and allowed values are data too (``schema/manifest-fields.json``,
+read by :mod:`contract.model.manifest_schema`); widths come from the registry. This module holds only
+what each kind of check tests. Messages carry no path; :mod:`contract.model.package` adds
+``<manifestPath>: ``.
 
-The kit is stricter than the engine in two recorded ways (docs/divergences in golden/divergences.json):
-a 1.0.0 manifest naming ``inputName``/``outputName`` is refused (the service reads only
-``input``/``output``), and the JSON text itself must be unambiguous (no duplicate keys, NaN,
-Infinity, nesting deeper than 64, or more than 1 MiB).
+The kit is stricter than the engine in two recorded ways (golden/divergences.json): a 1.0.0 manifest
+naming ``inputName``/``outputName`` is refused (the service reads only ``input``/``output``), and the
+JSON text itself must be unambiguous (no duplicate keys, NaN, Infinity, nesting deeper than 64, or
+more than 1 MiB).
 
 >>> read_manifest(b'[1, 2]', "0.12.0").message
 'manifest must be a JSON object'
->>> read_manifest(b'{"manifestVersion": "2.0.0"}', "0.12.0").message
+>>> refused = read_manifest(b'{"manifestVersion": "2.0.0"}', "0.12.0").refusal
+>>> refused.message
 "unsupported manifestVersion '2.0.0'; expected one of 1.0.0, 1.1.0"
+>>> refused.code, refused.field
+('manifest.manifestVersion.unsupported', '/manifestVersion')
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Final
 
 from contract.core import strictjson
+from contract.core.checktable import (
+    PASS,
+    Check,
+    Entry,
+    Fields,
+    ForEach,
+    TableEntry,
+    Within,
+    first_failure,
+    table_family,
+)
 from contract.core.refusal import Refusal
 from contract.core.registry import FeatureSchema, feature_schemas
-from contract.model.compatibility import EDGE_CHARACTERS, evaluate
+from contract.model import compatibility
+from contract.model.compatibility import EDGE_CHARACTERS
 from contract.model.manifest_schema import (
+    VERSION_FIELD,
     FieldRule,
-    ManifestVersion,
-    known_perspectives,
-    known_roles,
-    manifest_versions,
+    ManifestField,
+    manifest_fields,
 )
 
 INT_MIN: Final = -2_147_483_648
 INT_MAX: Final = 2_147_483_647
 SHA256_HEX: Final = re.compile(r"[0-9a-fA-F]{64}")
 
-# Defaults every reader applies to a field the declared version leaves out (spec §2.2, §6).
-DEFAULTS: Final[Mapping[str, str]] = {
-    "modelRole": "position-value",
-    "perspective": "side-to-move",
-    "inputName": "input",
-    "outputName": "output",
-}
-DEFAULT_TEMPERATURE: Final = 1.0
+DEFAULT_TEMPERATURE: Final = manifest_fields().field("calibration").properties[0].default
 
 
 @dataclass(frozen=True)
@@ -76,6 +87,7 @@ class Manifest:
     calibration: Calibration | None
     provenance: dict[str, str]
     raw: dict[str, Any] = field(repr=False, compare=False)
+    values: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # every field, as read
 
 
 @dataclass(frozen=True)
@@ -92,69 +104,48 @@ class ManifestResult:
         return None if self.refusal is None else self.refusal.message
 
 
-class _Refused(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
 @dataclass
 class _Reading:
     """State threaded through the check table."""
 
-    raw: dict[str, Any]
-    engine_version: str
+    raw: Any
+    engine_version: Any
     expected_role: str | None
-    version: ManifestVersion | None = None
-    values: dict[str, Any] = field(default_factory=dict)
+    version: str | None = None
 
 
-# ----------------------------------------------------------------------------------------------
-# Structural reading (engine step 3)
+@dataclass(frozen=True)
+class _At:
+    """One field of the reading (None for the checks on the whole document)."""
 
+    reading: _Reading
+    spec: ManifestField | None
 
-def _present(reading: _Reading, name: str) -> bool:
-    return reading.raw.get(name) is not None  # null reads as absent
+    @property
+    def name(self) -> str:
+        assert self.spec is not None
+        return self.spec.name
 
+    @property
+    def present(self) -> bool:
+        return self.reading.raw.get(self.name) is not None  # null reads as absent
 
-def _version_rule(reading: _Reading, name: str) -> bool:
-    """Apply the declared version's rule to ``name``; True when the field is present to be read."""
-    assert reading.version is not None
-    rule = reading.version.rule(name)
-    present = _present(reading, name)
-    if rule is FieldRule.UNDEFINED and present:
-        raise _Refused(f"manifestVersion {reading.version.version} does not define field '{name}'")
-    if rule is FieldRule.REQUIRED and not present:
-        if name in DEFAULTS:  # a field the version introduced: name the version that requires it
-            raise _Refused(f"manifestVersion {reading.version.version} requires field '{name}'")
-        raise _Refused(f"missing required field '{name}'")
-    return present
+    @property
+    def rule(self) -> FieldRule:
+        assert self.spec is not None
+        version = self.reading.version
+        return FieldRule.REQUIRED if version is None else self.spec.rule(version)
 
+    @property
+    def block(self) -> dict[str, Any]:
+        value: dict[str, Any] = self.reading.raw[self.name] if self.present else {}
+        return value
 
-def _read_string(name: str) -> Callable[[_Reading], None]:
-    def check(reading: _Reading) -> None:
-        if not _version_rule(reading, name):
-            reading.values[name] = DEFAULTS.get(name)
-            return
-        value = reading.raw[name]
-        if not isinstance(value, str):
-            raise _Refused(f"field '{name}' must be a string")
-        reading.values[name] = value
-
-    return check
-
-
-def _read_manifest_version(reading: _Reading) -> None:
-    value = reading.raw.get("manifestVersion")
-    if value is None:
-        raise _Refused("missing required field 'manifestVersion'")
-    if not isinstance(value, str):
-        raise _Refused("field 'manifestVersion' must be a string")
-    versions = manifest_versions()
-    if value not in versions:
-        raise _Refused(f"unsupported manifestVersion '{value}'; expected one of {', '.join(versions)}")
-    reading.version = versions[value]
-    reading.values["manifestVersion"] = value
+    def value(self, name: str | None = None) -> Any:
+        """A field's value as read, or its default when the declared version leaves it out."""
+        spec = self.spec if name is None else manifest_fields().field(name)
+        assert spec is not None
+        return _value(spec, self.reading.raw.get(spec.name))
 
 
 def _whole_number(value: Any) -> int | None:
@@ -167,14 +158,6 @@ def _whole_number(value: Any) -> int | None:
     else:
         return None
     return number if INT_MIN <= number <= INT_MAX else None
-
-
-def _read_feature_count(reading: _Reading) -> None:
-    _version_rule(reading, "featureCount")
-    number = _whole_number(reading.raw["featureCount"])
-    if number is None:
-        raise _Refused("field 'featureCount' must be a whole number")
-    reading.values["featureCount"] = number
 
 
 def _is_number(value: Any) -> bool:
@@ -196,153 +179,236 @@ def _as_double(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _read_calibration(reading: _Reading) -> None:
-    if not _version_rule(reading, "calibration"):
-        reading.values["calibration"] = None
-        return
-    block = reading.raw["calibration"]
-    if not isinstance(block, dict):
-        raise _Refused("field 'calibration' must be an object")
-    numbers: dict[str, float | None] = {}
-    for sub in ("temperature", "brierScore", "logLoss"):
-        value = block.get(sub)
-        number = None if value is None else _as_double(value)
-        if value is not None and number is None:
-            raise _Refused(f"field '{sub}' must be a number")
-        numbers[sub] = number
-    calibrated_on = block.get("calibratedOn")
-    if calibrated_on is not None and not isinstance(calibrated_on, str):
-        raise _Refused("field 'calibratedOn' must be a string")
-    temperature = numbers["temperature"]
-    reading.values["calibration"] = Calibration(
-        temperature=DEFAULT_TEMPERATURE if temperature is None else temperature,
-        brier_score=numbers["brierScore"],
-        log_loss=numbers["logLoss"],
-        calibrated_on=calibrated_on,
-    )
-
-
 def _scalar_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
 
 
-def _read_provenance(reading: _Reading) -> None:
-    if not _version_rule(reading, "provenance"):
-        reading.values["provenance"] = {}
-        return
-    block = reading.raw["provenance"]
-    if not isinstance(block, dict):
-        raise _Refused("field 'provenance' must be an object")
-    text: dict[str, str] = {}
-    for key, value in block.items():
-        scalar = isinstance(value, str | bool) or _as_double(value) is not None
-        if not scalar:
-            raise _Refused(f"field 'provenance.{key}' must be a string, number or boolean")
-        text[key] = _scalar_text(value)
-    reading.values["provenance"] = text
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, str | bool) or _as_double(value) is not None
 
 
-# ----------------------------------------------------------------------------------------------
-# Value validation (engine step 4) and the role gate (step 6)
+def _value(spec: ManifestField, raw: Any) -> Any:
+    """A field's value once the structural checks passed; its default when absent (null is absent)."""
+    if raw is None:
+        if spec.type == "object":
+            return None
+        if spec.type == "scalarMap":
+            return {}
+        return spec.default
+    if spec.type == "wholeNumber":
+        return _whole_number(raw)
+    if spec.type == "object":
+        return {p.name: p.default if raw.get(p.name) is None
+                else (_as_double(raw[p.name]) if p.type == "number" else raw[p.name])
+                for p in spec.properties}
+    if spec.type == "scalarMap":
+        return {key: _scalar_text(item) for key, item in raw.items()}
+    return raw
+
+
+_TYPE_TESTS: Final[dict[str, Callable[[Any], bool]]] = {
+    "manifestVersion": lambda v: isinstance(v, str),
+    "string": lambda v: isinstance(v, str),
+    "number": lambda v: _as_double(v) is not None,
+    "wholeNumber": lambda v: _whole_number(v) is not None,
+    "object": lambda v: isinstance(v, dict),
+    "scalarMap": lambda v: isinstance(v, dict),
+}
 
 
 def _blank(text: str) -> bool:
     return text.strip(EDGE_CHARACTERS) == ""
 
 
-def _validate_model_id(reading: _Reading) -> None:
-    if _blank(reading.values["modelId"]):
-        raise _Refused("modelId must not be blank")
+# ----------------------------------------------------------------------------------------------
+# What each kind of check tests. A test returns the template's fields when the check fails.
+
+Test = Callable[[_At], Fields | None]
 
 
-def _validate_digest(reading: _Reading) -> None:
-    if SHA256_HEX.fullmatch(reading.values["modelSha256"]) is None:
-        raise _Refused("modelSha256 must be exactly 64 hexadecimal characters")
+def _document(entry: TableEntry) -> Test:
+    return lambda at: {} if not isinstance(at.reading.raw, dict) else PASS
 
 
-def _validate_role(reading: _Reading) -> None:
-    role = reading.values["modelRole"]
-    if role not in known_roles():
-        raise _Refused(f"unknown modelRole '{role}'; known roles: {', '.join(known_roles())}")
+def _host_type(entry: TableEntry) -> Test:
+    return lambda at: {} if not isinstance(at.reading.engine_version, str) else PASS
 
 
-def _validate_schema(reading: _Reading) -> None:
-    schema_id = reading.values["featureSchema"]
-    schemas = feature_schemas()
-    if schema_id not in schemas:
-        raise _Refused(f"unknown featureSchema '{schema_id}'; known schemas: {', '.join(sorted(schemas))}")
+def _supported_version(entry: TableEntry) -> Test:
+    def test(at: _At) -> Fields | None:
+        versions = manifest_fields().versions
+        value = at.reading.raw[VERSION_FIELD]
+        if value not in versions:
+            return {"value": value, "versions": ", ".join(versions)}
+        at.reading.version = value
+        return PASS
+
+    return test
 
 
-def _validate_width(reading: _Reading) -> None:
-    schema = feature_schemas()[reading.values["featureSchema"]]
-    count = reading.values["featureCount"]
-    if count != schema.width:
-        raise _Refused(
-            f"featureCount {count} does not match featureSchema '{schema.id}' ({schema.width} columns)"
-        )
+def _not_defined(entry: TableEntry) -> Test:
+    def test(at: _At) -> Fields | None:
+        if at.rule is FieldRule.UNDEFINED and at.present:
+            return {"version": at.reading.version, "name": at.name}
+        return PASS
+
+    return test
 
 
-def _validate_not_blank(name: str) -> Callable[[_Reading], None]:
-    def check(reading: _Reading) -> None:
-        if _blank(reading.values[name]):
-            raise _Refused(f"{name} must not be blank")
+def _required_by_version(entry: TableEntry) -> Test:
+    def test(at: _At) -> Fields | None:
+        assert at.spec is not None and at.reading.version is not None
+        if at.rule is FieldRule.REQUIRED and not at.present and at.spec.introduced_after(at.reading.version):
+            return {"version": at.reading.version, "name": at.name}
+        return PASS
 
-    return check
-
-
-def _validate_perspective(reading: _Reading) -> None:
-    perspective = reading.values["perspective"]
-    if perspective not in known_perspectives():
-        raise _Refused(
-            f"unsupported perspective '{perspective}'; supported: {', '.join(known_perspectives())}"
-        )
+    return test
 
 
-def _validate_engine_compatibility(reading: _Reading) -> None:
-    verdict = evaluate(reading.values["engineCompatibility"], reading.engine_version)
-    if verdict.message is not None:
-        raise _Refused(verdict.message)
+def _required(entry: TableEntry) -> Test:
+    return lambda at: {"name": at.name} if at.rule is FieldRule.REQUIRED and not at.present else PASS
 
 
-def _gate_expected_role(reading: _Reading) -> None:
-    expected = reading.expected_role
-    declared = reading.values["modelRole"]
-    if expected is not None and declared != expected:
-        raise _Refused(f"modelRole '{declared}' cannot serve as '{expected}'")
+def _applies(entry: TableEntry, at: _At) -> bool:
+    assert at.spec is not None
+    return at.present and (entry.applies_to is None or at.spec.type in entry.applies_to)
 
 
-# The one ordered table. Each entry: (stable code, check). First failure wins.
-CHECKS: Final[tuple[tuple[str, Callable[[_Reading], None]], ...]] = (
-    ("manifestVersion", _read_manifest_version),
-    ("modelId", _read_string("modelId")),
-    ("modelSha256", _read_string("modelSha256")),
-    ("modelRole", _read_string("modelRole")),
-    ("featureSchema", _read_string("featureSchema")),
-    ("featureCount", _read_feature_count),
-    ("inputName", _read_string("inputName")),
-    ("outputName", _read_string("outputName")),
-    ("perspective", _read_string("perspective")),
-    ("engineCompatibility", _read_string("engineCompatibility")),
-    ("evaluationProfile", _read_string("evaluationProfile")),
-    ("calibration", _read_calibration),
-    ("provenance", _read_provenance),
-    ("modelId.notBlank", _validate_model_id),
-    ("modelSha256.pattern", _validate_digest),
-    ("modelRole.known", _validate_role),
-    ("featureSchema.known", _validate_schema),
-    ("featureCount.width", _validate_width),
-    ("inputName.notBlank", _validate_not_blank("inputName")),
-    ("outputName.notBlank", _validate_not_blank("outputName")),
-    ("perspective.supported", _validate_perspective),
-    ("engineCompatibility.includes", _validate_engine_compatibility),
-    ("expectedRole", _gate_expected_role),
-)
+def _type(entry: TableEntry) -> Test:
+    def test(at: _At) -> Fields | None:
+        assert at.spec is not None
+        if _applies(entry, at) and not _TYPE_TESTS[at.spec.type](at.reading.raw[at.name]):
+            return {"name": at.name}
+        return PASS
+
+    return test
+
+
+def _property_type(entry: TableEntry) -> Test:
+    wanted = entry.data["propertyType"]
+
+    def test(at: _At) -> Fields | None:
+        assert at.spec is not None
+        if not _applies(entry, at):
+            return PASS
+        for prop in at.spec.properties:
+            item = at.block.get(prop.name)
+            if prop.type == wanted and item is not None and not _TYPE_TESTS[wanted](item):
+                return {"name": at.name, "property": prop.name}
+        return PASS
+
+    return test
+
+
+def _entry_type(entry: TableEntry) -> Test:
+    def test(at: _At) -> Fields | None:
+        if not _applies(entry, at):
+            return PASS
+        for key, item in at.block.items():
+            if not _is_scalar(item):
+                return {"name": at.name, "key": key}
+        return PASS
+
+    return test
+
+
+def _not_blank(entry: TableEntry) -> Test:
+    return lambda at: {} if _blank(at.value()) else PASS
+
+
+def _pattern(entry: TableEntry) -> Test:
+    def test(at: _At) -> Fields | None:
+        assert at.spec is not None and at.spec.pattern is not None
+        return {} if re.fullmatch(at.spec.pattern, at.value()) is None else PASS
+
+    return test
+
+
+def _one_of(entry: TableEntry) -> Test:
+    def test(at: _At) -> Fields | None:
+        assert at.spec is not None and at.spec.one_of is not None
+        known = manifest_fields().choices(at.spec.one_of)
+        value = at.value()
+        return {"value": value, "known": ", ".join(known)} if value not in known else PASS
+
+    return test
+
+
+def _width(entry: TableEntry) -> Test:
+    def test(at: _At) -> Fields | None:
+        assert at.spec is not None and at.spec.width_of is not None
+        schema = feature_schemas()[at.value(at.spec.width_of)]
+        count = at.value()
+        return {"value": count, "schema": schema.id, "width": schema.width} if count != schema.width else PASS
+
+    return test
+
+
+def _expected_role(entry: TableEntry) -> Test:
+    def test(at: _At) -> Fields | None:
+        expected, declared = at.reading.expected_role, at.value()
+        return {"value": declared, "expected": expected} if expected is not None and declared != expected else PASS
+
+    return test
+
+
+_KINDS: Final[dict[str, Callable[[TableEntry], Test]]] = {
+    "document": _document,
+    "hostType": _host_type,
+    "supportedVersion": _supported_version,
+    "notDefined": _not_defined,
+    "requiredByVersion": _required_by_version,
+    "required": _required,
+    "type": _type,
+    "propertyType": _property_type,
+    "entryType": _entry_type,
+    "notBlank": _not_blank,
+    "pattern": _pattern,
+    "oneOf": _one_of,
+    "width": _width,
+    "expectedRole": _expected_role,
+}
+
+
+def _question(at: _At) -> compatibility.Question:
+    return compatibility.Question(at.value(), at.reading.engine_version)
+
+
+def _at(of: str | None) -> Callable[[_Reading], _At]:
+    return lambda reading: _At(reading, None if of is None else manifest_fields().field(of))
+
+
+def _each_field(reading: _Reading) -> list[_At]:
+    return [_At(reading, spec) for spec in manifest_fields().fields if spec.name != VERSION_FIELD]
+
+
+def _interpret(entry: TableEntry, in_group: bool = False) -> Entry[Any]:
+    if entry.each == "field":
+        return ForEach(_each_field, [_interpret(sub, in_group=True) for sub in entry.checks])
+    if entry.kind == "compatibility":
+        return Within(lambda reading: _question(_at(entry.of)(reading)), compatibility.CHECKS)
+    check = Check(entry.code, _KINDS[entry.kind](entry), entry.message, entry.field)
+    return check if in_group else Within(_at(entry.of), [check])
+
+
+@cache
+def checks() -> Sequence[Entry[_Reading]]:
+    """The manifest family of the check table, each entry bound to what its kind tests."""
+    return tuple(_interpret(entry) for entry in table_family("manifest"))
 
 
 def _manifest(reading: _Reading) -> Manifest:
-    v = reading.values
+    at = _At(reading, None)
+    v = {spec.name: at.value(spec.name) for spec in manifest_fields().fields}
+    block = v["calibration"]
+    calibration = None if block is None else Calibration(
+        temperature=block["temperature"],
+        brier_score=block["brierScore"],
+        log_loss=block["logLoss"],
+        calibrated_on=block["calibratedOn"],
+    )
     return Manifest(
         manifest_version=v["manifestVersion"],
         model_id=v["modelId"],
@@ -355,24 +421,19 @@ def _manifest(reading: _Reading) -> Manifest:
         perspective=v["perspective"],
         engine_compatibility=v["engineCompatibility"],
         evaluation_profile=v["evaluationProfile"],
-        calibration=v["calibration"],
+        calibration=calibration,
         provenance=v["provenance"],
         raw=reading.raw,
+        values=v,
     )
 
 
 def check_document(raw: Any, engine_version: str, expected_role: str | None = None) -> ManifestResult:
     """Run the check table over an already-parsed JSON value."""
-    if not isinstance(raw, dict):
-        return ManifestResult(None, Refusal("manifest must be a JSON object"))
-    if not isinstance(engine_version, str):
-        return ManifestResult(None, Refusal("engine version must be a string"))
     reading = _Reading(raw, engine_version, expected_role)
-    try:
-        for _code, check in CHECKS:
-            check(reading)
-    except _Refused as refused:
-        return ManifestResult(None, Refusal(refused.message))
+    failure = first_failure(checks(), reading)
+    if failure is not None:
+        return ManifestResult(None, Refusal(failure.message, failure.code, failure.field))
     return ManifestResult(_manifest(reading), None)
 
 
@@ -380,6 +441,6 @@ def read_manifest(data: bytes | str, engine_version: str, expected_role: str | N
     """Parse manifest text strictly, then run the check table. Never raises for bad input."""
     try:
         raw = strictjson.parse(data)
-    except strictjson.JsonRefusal as refusal:
-        return ManifestResult(None, Refusal(str(refusal)))
+    except strictjson.JsonRefusal as refused:
+        return ManifestResult(None, refused.refusal)
     return check_document(raw, engine_version, expected_role)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Final
 
-from contract.core.refusal import Refusal
+from contract.core.refusal import Refusal, refusal
 from contract.core.strictjson import MAX_BYTES
 from contract.model.manifest import Manifest, read_manifest
 
@@ -117,9 +117,9 @@ def _still_inside(handle: BinaryIO, path: Path, root: Path | None) -> bool:
     return (opened.st_dev, opened.st_ino) == (named.st_dev, named.st_ino)
 
 
-def outside_message(text: str) -> str:
+def outside_refusal(text: str) -> Refusal:
     """Names the link, says nothing of where it points (not even whether that exists)."""
-    return f"{text}: resolves outside the package directory (a package is self-contained)"
+    return refusal("package.file.outside").prefixed(text)
 
 
 class _Outside(Exception):
@@ -201,21 +201,21 @@ class ModelPackage:
         model_path, manifest_path = Path(model), Path(manifest)
         model_text, manifest_text = path_text(model), path_text(manifest)
         if not _inside(model_path, root):
-            return Refusal(outside_message(model_text))
+            return outside_refusal(model_text)
         if not _readable_file(model_path):
-            return Refusal(f"{model_text}: model file not readable")
+            return refusal("package.model.unreadable").prefixed(model_text)
         if not _inside(manifest_path, root):
-            return Refusal(outside_message(manifest_text))
+            return outside_refusal(manifest_text)
         if not _readable_file(manifest_path):
-            return Refusal(f"{manifest_text}: manifest file not readable")
+            return refusal("package.manifest.unreadable").prefixed(manifest_text)
         try:
             data = _read(manifest_path, root, MAX_BYTES + 1)
         except _Outside:
-            return Refusal(outside_message(manifest_text))
+            return outside_refusal(manifest_text)
         except OSError as exc:
-            return Refusal(f"{manifest_text}: cannot be read: {_io_message(exc)}")
+            return refusal("package.manifest.readError", reason=_io_message(exc)).prefixed(manifest_text)
         if len(data) > MAX_BYTES:
-            return Refusal(f"{manifest_text}: manifest file is larger than {MAX_BYTES} bytes")
+            return refusal("package.manifest.tooLarge", limit=MAX_BYTES).prefixed(manifest_text)
 
         result = read_manifest(data, engine_version, expected_role)
         if result.refusal is not None:
@@ -225,11 +225,11 @@ class ModelPackage:
         try:
             graph = _read(model_path, root)
         except _Outside:
-            return Refusal(outside_message(model_text))
+            return outside_refusal(model_text)
         except OSError as exc:
-            return Refusal(f"{model_text}: cannot digest {model_text}: {_io_message(exc)}")
+            return refusal("package.model.digestError", path=model_text, reason=_io_message(exc)).prefixed(model_text)
         actual = hashlib.sha256(graph).hexdigest()
         declared = result.manifest.model_sha256
         if declared.lower() != actual:
-            return Refusal(f"{model_text}: model SHA-256 mismatch: manifest {declared}, file {actual}")
+            return refusal("package.model.sha256Mismatch", declared=declared, actual=actual).prefixed(model_text)
         return cls(model_path, manifest_path, result.manifest, engine_version, model_text, manifest_text, graph)

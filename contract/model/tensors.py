@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from contract.core.refusal import Refusal
+from contract.core.refusal import Refusal, refusal
 from contract.model.externaldata import external_data_refusal
 from contract.model.manifest import Manifest
 from contract.model.package import open_regular
@@ -63,15 +63,15 @@ def _single(kind: str, nodes: Sequence[NodeInfo], expected: str) -> NodeInfo | R
     names = [n.name for n in nodes]
     if len(nodes) != 1 or names[0] != expected:
         found = ", ".join(sorted(names, key=_jvm_order))
-        return Refusal(f"ONNX model must expose exactly one {kind} named '{expected}'; found [{found}]")
+        return refusal(f"tensor.{kind}.names", expected=expected, found=found)
     return nodes[0]
 
 
 def _dtype(kind: str, node: NodeInfo) -> Refusal | None:
     if not node.type.startswith("tensor("):
-        return Refusal(f"{kind} '{node.name}' must be a tensor; got {node.type}")
+        return refusal(f"tensor.{kind}.notTensor", name=node.name, type=node.type)
     if node.type != FLOAT_TENSOR:
-        return Refusal(f"{kind} '{node.name}' must have FLOAT dtype")
+        return refusal(f"tensor.{kind}.dtype", name=node.name)
     return None
 
 
@@ -79,10 +79,7 @@ def _shape(kind: str, node: NodeInfo, width: int) -> Refusal | None:
     shape = list(node.shape or [])
     if len(shape) == 2 and _is_dynamic(shape[0]) and shape[1] == width:
         return None
-    return Refusal(
-        f"{kind} '{node.name}' must have shape [batch,{width}] with a dynamic batch dimension;"
-        f" got {render_shape(shape)}"
-    )
+    return refusal(f"tensor.{kind}.shape", name=node.name, width=width, shape=render_shape(shape))
 
 
 def check_session(session: SessionLike, manifest: Manifest) -> Refusal | None:
@@ -90,7 +87,7 @@ def check_session(session: SessionLike, manifest: Manifest) -> Refusal | None:
     try:
         inputs, outputs = list(session.get_inputs()), list(session.get_outputs())
     except Exception as exc:  # the runtime's own failure, reported rather than raised
-        return Refusal(f"cannot read the ONNX graph: {exc}")
+        return refusal("tensor.graph.unreadable", reason=exc)
     source = _single("input", inputs, manifest.input_name)
     if isinstance(source, Refusal):
         return source
@@ -119,9 +116,9 @@ def open_session(graph: bytes) -> Any | Refusal:
     is refused before ONNX Runtime sees it (:mod:`contract.model.externaldata`): given bytes, ONNX
     Runtime would resolve such a file against the working directory.
     """
-    refusal = external_data_refusal(graph)
-    if refusal is not None:
-        return refusal
+    problem = external_data_refusal(graph)
+    if problem is not None:
+        return problem
     import onnxruntime
 
     options = onnxruntime.SessionOptions()
@@ -129,7 +126,7 @@ def open_session(graph: bytes) -> Any | Refusal:
     try:
         return onnxruntime.InferenceSession(graph, sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types for bad graphs
-        return Refusal(f"cannot read the ONNX graph: {runtime_message(exc)}")
+        return refusal("tensor.graph.unreadable", reason=runtime_message(exc))
 
 
 def check_graph(model: Path | bytes, manifest: Manifest) -> Refusal | None:
@@ -140,7 +137,7 @@ def check_graph(model: Path | bytes, manifest: Manifest) -> Refusal | None:
         try:
             graph = read_graph(model)
         except OSError as exc:
-            return Refusal(f"cannot read the ONNX graph: {exc.strerror or exc.__class__.__name__}")
+            return refusal("tensor.graph.unreadable", reason=exc.strerror or exc.__class__.__name__)
     session = open_session(graph)
     if isinstance(session, Refusal):
         return session

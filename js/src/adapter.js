@@ -12,8 +12,14 @@ const { evaluate } = require("./compatibility");
 const { readManifest } = require("./manifest");
 
 const HANDLERS = {
-  "engine-compatibility": (r) => evaluate(r.constraint, r.engineVersion),
-  manifest: (r) => readManifest(r.manifest, r.engineVersion, r.expectedRole),
+  "engine-compatibility": (r) => {
+    const { outcome, message, code } = evaluate(r.constraint, r.engineVersion);
+    return { outcome, message, code };
+  },
+  manifest: (r) => {
+    const { verdict, message, code } = readManifest(r.manifest, r.engineVersion, r.expectedRole);
+    return { verdict, message, code };
+  },
 };
 
 function answer(line) {

@@ -13,6 +13,7 @@
 const crypto = require("crypto");
 const fs = require("fs");
 const path = require("path");
+const table = require("./checktable");
 
 const REPO = path.resolve(__dirname, "..", "..");
 const GRAMMAR = path.join(REPO, "grammar", "engine_compatibility.lark");
@@ -50,23 +51,36 @@ function parser() {
   return cached;
 }
 
-const msgVersionSyntax = (v) => `invalid engine version: invalid semantic version '${v}'; expected MAJOR.MINOR.PATCH`;
-const msgVersionRange = (v) =>
-  `invalid engine version: invalid semantic version '${v}'; a component does not fit in an Int`;
-const MSG_BLANK = "engineCompatibility must not be blank";
-const msgInvalid = (c) =>
-  `invalid engineCompatibility '${c}'; expected space-separated comparators such as '>=0.12.0 <1.0.0'`;
-const msgExcluded = (c, v) => `engineCompatibility '${c}' does not include engine version '${v}'`;
-
+/** {version} of a host version, or {error}: the code of the check it fails. */
 function parseHostVersion(text) {
-  if (!HOST_VERSION.test(text)) return { error: msgVersionSyntax(text) };
+  if (!HOST_VERSION.test(text)) return { error: "engineCompatibility.engineVersion.syntax" };
   const parts = text.split(".").map((p) => BigInt(p));
-  if (parts.some((p) => p > INT_MAX)) return { error: msgVersionRange(text) };
+  if (parts.some((p) => p > INT_MAX)) return { error: "engineCompatibility.engineVersion.range" };
   return { version: parts };
 }
 
+// A whitespace run with a character above U+0020 on each side: in a valid constraint it can only be the
+// separator between two comparators (edges are characters <= U+0020 at the ends, comparators hold no
+// whitespace). So a constraint is valid exactly when each stretch between some such runs is valid on its
+// own, and the stretches' comparators, in order, are the whole's.
+const INNER_SEPARATOR = /(?<=[^\x00-\x20])[ \t\n\x0b\x0c\r]+(?=[^\x00-\x20])/;
+// lark-js reduces a long comparator list recursively and runs out of stack (about 150,000 comparators
+// fit in a 1 MiB manifest, which the kit accepts): parse at most this many comparators at a time.
+const CHUNK = 1000;
+
 /** Every comparator of a non-blank constraint as {op, version}; null when the constraint is invalid. */
 function parseConstraint(text) {
+  const pieces = text.split(INNER_SEPARATOR);
+  const comparators = [];
+  for (let start = 0; start < pieces.length; start += CHUNK) {
+    const part = parseStretch(pieces.slice(start, start + CHUNK).join(" "));
+    if (part === null) return null;
+    comparators.push(...part);
+  }
+  return comparators.length > 0 ? comparators : null;
+}
+
+function parseStretch(text) {
   let tree;
   try {
     tree = parser().parse(text);
@@ -104,17 +118,37 @@ const HOLDS = {
   "<=": (c) => c <= 0,
 };
 
-/** {outcome, message}: outcome in satisfied | excluded | blank | invalid-constraint | invalid-engine-version. */
+// What each kind of check in the table's engineCompatibility family tests; the order is the table's.
+// A test returns the template's values when the check fails, undefined when it passes.
+const TESTS = {
+  hostSyntax: (q) => (HOST_VERSION.test(q.engineVersion) ? undefined : { version: q.engineVersion }),
+  hostRange: (q) => {
+    const host = parseHostVersion(q.engineVersion);
+    if (host.error) return { version: q.engineVersion };
+    q.host = host.version;
+    return undefined;
+  },
+  blank: (q) => (BLANK.test(q.constraint) ? {} : undefined),
+  grammar: (q) => {
+    q.comparators = parseConstraint(q.constraint);
+    return q.comparators === null ? { constraint: q.constraint } : undefined;
+  },
+  holds: (q) =>
+    q.comparators.every(({ op, version }) => HOLDS[op](compare(q.host, version)))
+      ? undefined
+      : { constraint: q.constraint, version: q.engineVersion },
+};
+
+/** {outcome, message, code}: outcome in satisfied | excluded | blank | invalid-constraint | invalid-engine-version. */
 function evaluate(constraint, engineVersion) {
-  const host = parseHostVersion(engineVersion);
-  if (host.error) return { outcome: "invalid-engine-version", message: host.error };
-  if (BLANK.test(constraint)) return { outcome: "blank", message: MSG_BLANK };
-  const comparators = parseConstraint(constraint);
-  if (comparators === null) return { outcome: "invalid-constraint", message: msgInvalid(constraint) };
-  if (comparators.every(({ op, version }) => HOLDS[op](compare(host.version, version)))) {
-    return { outcome: "satisfied", message: null };
+  const question = { constraint, engineVersion, host: null, comparators: null };
+  for (const check of table.family("engineCompatibility")) {
+    const values = TESTS[check.kind](question);
+    if (values !== undefined) {
+      return { outcome: check.outcome, ...table.refusal(check.code, values) };
+    }
   }
-  return { outcome: "excluded", message: msgExcluded(constraint, engineVersion) };
+  return { outcome: "satisfied", message: null, code: null, field: null };
 }
 
 module.exports = { evaluate, parseConstraint, parseHostVersion, grammarSha256, ParserStale, GRAMMAR, STAMP };

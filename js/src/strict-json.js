@@ -12,20 +12,36 @@
 const MAX_DEPTH = 64;
 const MAX_BYTES = 1024 * 1024;
 
-class JsonRefusal extends Error {}
+const table = require("./checktable");
+
+class JsonRefusal extends Error {
+  constructor(code, values) {
+    const refusal = table.refusal(code, values);
+    super(refusal.message);
+    this.refusal = refusal;
+  }
+}
 
 function refuse(detail) {
-  throw new JsonRefusal(`not valid JSON: ${detail}`);
+  throw new JsonRefusal("json.syntax", { detail });
 }
+
+// A UTF-16 code unit of a surrogate pair's half that has no partner: text no UTF-8 file can hold.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const ESCAPES = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 
 function parse(text) {
   if (Buffer.byteLength(text, "utf8") > MAX_BYTES) {
-    throw new JsonRefusal(`larger than ${MAX_BYTES} bytes`);
+    throw new JsonRefusal("json.textTooLarge", { limit: MAX_BYTES });
   }
-  if (text.startsWith("\ufeff")) refuse("starts with a UTF-8 byte-order mark");
+  if (text.startsWith("\ufeff")) throw new JsonRefusal("json.byteOrderMark", {});
+  const lone = LONE_SURROGATE.exec(text);
+  if (lone !== null) {
+    // as the kit reads the same text written out as bytes: the offset of the first byte not UTF-8
+    throw new JsonRefusal("json.notUtf8", { offset: Buffer.byteLength(text.slice(0, lone.index), "utf8") });
+  }
   let pos = 0;
 
   const where = () => `at character ${pos}`;
@@ -69,7 +85,7 @@ function parse(text) {
     if (pos >= text.length) refuse(`expecting a value ${where()}`);
     const ch = text[pos];
     if (ch === "{" || ch === "[") {
-      if (depth + 1 > MAX_DEPTH) refuse(`nesting deeper than ${MAX_DEPTH} levels ${where()}`);
+      if (depth + 1 > MAX_DEPTH) throw new JsonRefusal("json.tooDeep", { limit: MAX_DEPTH, offset: pos });
       return ch === "{" ? object(depth + 1) : array(depth + 1);
     }
     if (ch === '"') return string();
@@ -79,11 +95,14 @@ function parse(text) {
         return result;
       }
     }
+    for (const name of ["NaN", "Infinity", "-Infinity"]) {
+      if (text.startsWith(name, pos)) throw new JsonRefusal("json.notANumber", { name });
+    }
     NUMBER.lastIndex = pos;
     const match = NUMBER.exec(text);
     if (match === null) refuse(`expecting a value ${where()}`);
     const number = Number(match[0]);
-    if (!Number.isFinite(number)) refuse(`number ${match[0]} does not fit in a 64-bit float`);
+    if (!Number.isFinite(number)) throw new JsonRefusal("json.numberRange", { text: match[0] });
     pos += match[0].length;
     return number;
   }
@@ -105,7 +124,7 @@ function parse(text) {
       if (text[pos] !== ":") refuse(`expecting ':' ${where()}`);
       pos += 1;
       const item = value(depth);
-      if (seen.has(key)) refuse(`duplicate key '${key}'`);
+      if (seen.has(key)) throw new JsonRefusal("json.duplicateKey", { key: `'${key}'` });
       seen.add(key);
       Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
       skip();

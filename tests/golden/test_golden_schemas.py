@@ -13,7 +13,7 @@ from golden_testkit import ENGINE_FIXTURES, ROOT
 from jsonschema import Draft202012Validator
 from schema_cli import check_jsonschema
 
-from contract.golden.validation import CORPUS_SCHEMAS, REGISTRY, schema_name, schema_path
+from contract.golden.validation import CORPUS_SCHEMAS, SCHEMA_DATA, schema_name, schema_path
 
 # Every schema the kit ships (manifests, corpus files, registry, protocol, pairjudge): one standard for all.
 CORPUS_SCHEMA_FILES = tuple(sorted(p.name[: -len(".schema.json")] for p in (ROOT / "schema").glob("*.schema.json")))
@@ -29,7 +29,7 @@ def _corpus_files() -> dict[str, list[str]]:
     for pattern, _ in CORPUS_SCHEMAS:
         matched = sorted(ROOT.glob(pattern))
         assert matched, f"{pattern} matches no committed file"
-    for path in [ROOT / REGISTRY, *sorted((ROOT / "golden").rglob("*.json"))]:
+    for path in [*(ROOT / data for data in SCHEMA_DATA), *sorted((ROOT / "golden").rglob("*.json"))]:
         relative = path.relative_to(ROOT).as_posix()
         name = schema_name(relative, _load(path))
         if name is not None:
@@ -51,7 +51,7 @@ def test_every_corpus_file_validates_with_jsonschema() -> None:
     groups = _corpus_files()
     described = {"probes", "golden-vectors", "parity", "drift-log", "feature-schemas", "manifest-1.0.0",
                  "manifest-1.1.0", "conformance-engine-compatibility", "conformance-manifests",
-                 "conformance-tensor-contract", "conformance-divergences"}
+                 "conformance-tensor-contract", "conformance-divergences", "check-table", "manifest-fields"}
     assert set(groups) >= {f"schema/{n}.schema.json" for n in described}
     for schema_file, files in groups.items():
         validator = Draft202012Validator(_load(ROOT / schema_file))

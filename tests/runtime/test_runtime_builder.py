@@ -103,7 +103,7 @@ def test_an_existing_directory_is_refused_and_left_alone(tmp_path: Path, graphs:
     out.mkdir()
     (out / "keep.txt").write_text("mine")
     result = build_package(spec(graphs["value"]), out)
-    assert result == Refusal(f"refusing to overwrite {out}: it already exists")
+    assert result == Refusal(f"refusing to overwrite {out}: it already exists", "builder.destination.exists")
     assert [p.name for p in out.iterdir()] == ["keep.txt"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pkg"]
 
@@ -237,7 +237,7 @@ def test_a_destination_created_during_the_build_is_not_replaced(tmp_path: Path, 
 
     monkeypatch.setattr(os, "rename", racing_rename)
     result = build_package(spec(graphs["value"]), out)
-    assert result == Refusal(f"refusing to overwrite {out}: it already exists")
+    assert result == Refusal(f"refusing to overwrite {out}: it already exists", "builder.destination.exists")
     assert _nothing_but(out, "theirs.txt")
     assert _nothing_but(tmp_path, "pkg")
 
@@ -250,7 +250,7 @@ def test_text_that_is_not_unicode_is_refused_before_staging(tmp_path: Path, grap
     result = build_package(PackageSpec(base.model, base.schema_id, base.role, base.engine_compatibility, model_id),
                            tmp_path / "pkg")
     assert result == Refusal(f"refusing to publish {tmp_path / 'pkg'}: field 'modelId' is not valid Unicode text "
-                             "(it holds a lone surrogate)")
+                             "(it holds a lone surrogate)", "builder.field.notUnicode", "/modelId")
     assert _nothing_but(tmp_path)
 
 
@@ -267,14 +267,16 @@ def test_a_destination_path_that_is_not_utf8_is_published_and_its_refusals_writt
     assert (failed / "REFUSED.txt").read_bytes().startswith(str(failed).encode("utf-8", "backslashreplace"))
 
 
-@pytest.mark.parametrize(("version", "message"), [
-    ("0.11.0", "engineCompatibility '>=0.12.0 <1.0.0' does not include engine version '0.11.0'"),
-    ("0.12", "invalid engine version: invalid semantic version '0.12'; expected MAJOR.MINOR.PATCH"),
+@pytest.mark.parametrize(("version", "expected"), [
+    ("0.11.0", Refusal("engineCompatibility '>=0.12.0 <1.0.0' does not include engine version '0.11.0'",
+                       "engineCompatibility.excluded", "/engineCompatibility")),
+    ("0.12", Refusal("invalid engine version: invalid semantic version '0.12'; expected MAJOR.MINOR.PATCH",
+                     "engineCompatibility.engineVersion.syntax")),
 ])
 def test_a_host_version_the_constraint_refuses_is_refused_before_staging(tmp_path: Path, graphs: dict[str, Path],
-                                                                         version: str, message: str) -> None:
+                                                                         version: str, expected: Refusal) -> None:
     result = build_package(spec(graphs["value"]), tmp_path / "pkg", engine_version=version)
-    assert result == Refusal(f"refusing to publish {tmp_path / 'pkg'}: {message}")
+    assert result == expected.prefixed(f"refusing to publish {tmp_path / 'pkg'}")
     assert _nothing_but(tmp_path)
 
 
@@ -283,7 +285,8 @@ def test_a_temperature_that_is_not_positive_is_refused(tmp_path: Path, graphs: d
                                                        temperature: float) -> None:
     result = build_package(spec(graphs["value"], calibration_temperature=temperature), tmp_path / "pkg")
     assert result == Refusal(f"refusing to publish {tmp_path / 'pkg'}: calibration temperature must be greater "
-                             f"than 0, got {temperature}")
+                             f"than 0, got {temperature}", "builder.calibration.notPositive",
+                             "/calibration/temperature")
     assert _nothing_but(tmp_path)
 
 
@@ -357,7 +360,8 @@ def test_the_witness_is_the_lowest_version_the_evaluator_admits(constraint: str)
     if admitted:
         assert witness == admitted[0]
     else:
-        assert witness == Refusal(f"engineCompatibility '{constraint}' admits no engine version")
+        assert witness == Refusal(f"engineCompatibility '{constraint}' admits no engine version",
+                                   "builder.compatibility.empty", "/engineCompatibility")
 
 
 def test_a_long_constraint_gets_its_witness_in_one_pass() -> None:

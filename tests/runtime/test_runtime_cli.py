@@ -35,6 +35,8 @@ def test_validate_json_on_refusal(package: Path) -> None:
         "ok": False,
         "message": f"{package / 'manifest.json'}: engineCompatibility '>=0.12.0 <1.0.0' "
                    "does not include engine version '1.0.0'",
+        "code": "engineCompatibility.excluded",
+        "field": "/engineCompatibility",
     }
 
 
@@ -67,7 +69,7 @@ def test_usage_errors_exit_2(args: list[str]) -> None:
 def test_compat_json() -> None:
     done = run("compat", ">=0.12.0 <1.0.0", "--engine-version", "0.12.0", "--json")
     assert done.returncode == 0
-    assert json.loads(done.stdout) == {"ok": True, "message": None, "outcome": "satisfied",
+    assert json.loads(done.stdout) == {"ok": True, "message": None, "code": None, "outcome": "satisfied",
                                        "constraint": ">=0.12.0 <1.0.0", "engineVersion": "0.12.0"}
 
 

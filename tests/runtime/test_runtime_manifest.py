@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
-from contract.model.manifest import CHECKS, read_manifest
+from contract.core.checktable import table_family
+from contract.model.manifest import read_manifest
+from contract.model.manifest_schema import manifest_fields
 
 MANIFESTS = Path(__file__).resolve().parents[2] / "golden" / "recorded" / "manifests"
 
@@ -171,12 +173,18 @@ def test_first_failure_wins_in_the_engines_field_order() -> None:
 
 
 def test_the_check_table_is_in_the_engines_order() -> None:
-    codes = [code for code, _ in CHECKS]
+    # spec/contract.md §4.1 step 3 (structural field order) and step 4 (value order), then step 6.
     structural = ["manifestVersion", "modelId", "modelSha256", "modelRole", "featureSchema", "featureCount",
                   "inputName", "outputName", "perspective", "engineCompatibility", "evaluationProfile",
                   "calibration", "provenance"]
-    assert codes[: len(structural)] == structural
-    assert codes[-1] == "expectedRole"
+    assert [f.name for f in manifest_fields().fields] == structural
+    entries = table_family("manifest")
+    kinds = [e.each or e.kind for e in entries]
+    assert kinds.index("supportedVersion") < kinds.index("field") < kinds.index("notBlank")
+    values = [e.of for e in entries[kinds.index("field") + 1:]]
+    assert values == ["modelId", "modelSha256", "modelRole", "featureSchema", "featureCount", "inputName",
+                      "outputName", "perspective", "engineCompatibility", "modelRole"]
+    assert entries[-1].code == "manifest.modelRole.cannotServe"
 
 
 def test_nesting_and_size_limits() -> None:

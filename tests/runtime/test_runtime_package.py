@@ -97,33 +97,35 @@ def test_a_model_whose_output_is_not_finite_is_refused(tmp_path: Path) -> None:
 
 def test_missing_model_is_refused_first(tmp_path: Path, manifests: Path) -> None:
     result = ModelPackage.load(tmp_path, "0.12.0")
-    assert result == Refusal(f"{tmp_path / 'model.onnx'}: model file not readable")
+    assert result == Refusal(f"{tmp_path / 'model.onnx'}: model file not readable",
+                                                            "package.model.unreadable")
 
 
 def test_a_directory_is_not_a_readable_model(tmp_path: Path, manifests: Path) -> None:
     (tmp_path / "model.onnx").mkdir()
     shutil.copy(manifests / "synthetic_kcp13_value_manifest.json", tmp_path / "manifest.json")
-    assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(f"{tmp_path / 'model.onnx'}: model file not readable")
+    assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(f"{tmp_path / 'model.onnx'}: model file not readable",
+                                                            "package.model.unreadable")
 
 
 def test_missing_manifest_is_refused(tmp_path: Path, graphs: dict[str, Path]) -> None:
     shutil.copy(graphs["value"], tmp_path / "model.onnx")
     assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(
-        f"{tmp_path / 'manifest.json'}: manifest file not readable")
+        f"{tmp_path / 'manifest.json'}: manifest file not readable", "package.manifest.unreadable")
 
 
 def test_an_oversized_manifest_is_refused_before_parsing(tmp_path: Path, graphs: dict[str, Path]) -> None:
     shutil.copy(graphs["value"], tmp_path / "model.onnx")
     (tmp_path / "manifest.json").write_bytes(b" " * (1024 * 1024 + 1))
     assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(
-        f"{tmp_path / 'manifest.json'}: manifest file is larger than 1048576 bytes")
+        f"{tmp_path / 'manifest.json'}: manifest file is larger than 1048576 bytes", "package.manifest.tooLarge")
 
 
 def test_manifest_messages_carry_the_manifest_path(tmp_path: Path, graphs: dict[str, Path]) -> None:
     shutil.copy(graphs["value"], tmp_path / "model.onnx")
     (tmp_path / "manifest.json").write_text("[1, 2]")
     assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(
-        f"{tmp_path / 'manifest.json'}: manifest must be a JSON object")
+        f"{tmp_path / 'manifest.json'}: manifest must be a JSON object", "manifest.notObject")
 
 
 def test_digest_mismatch_names_both_digests(tmp_path: Path, graphs: dict[str, Path], manifests: Path) -> None:
@@ -131,7 +133,8 @@ def test_digest_mismatch_names_both_digests(tmp_path: Path, graphs: dict[str, Pa
     assert result == Refusal(
         f"{graphs['renamed']}: model SHA-256 mismatch: manifest "
         "e078ff34038d02b504b1d9a68535f88d6860ef1ce464a9168bc3db5b7950d980, file "
-        "b368eec5dc8c72330566a75f444de4edaf231650204a53afa934679c40a539da"
+        "b368eec5dc8c72330566a75f444de4edaf231650204a53afa934679c40a539da",
+        "package.model.sha256Mismatch", "/modelSha256",
     )
 
 
@@ -166,7 +169,7 @@ def test_a_manifest_that_cannot_be_read_is_refused_with_the_io_message(
 
     monkeypatch.setattr(package_module, "open_regular", failing_open)
     assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(
-        f"{tmp_path / 'manifest.json'}: cannot be read: Input/output error")
+        f"{tmp_path / 'manifest.json'}: cannot be read: Input/output error", "package.manifest.readError")
 
 
 def test_a_model_that_cannot_be_digested_is_refused_with_the_io_message(
@@ -185,7 +188,8 @@ def test_a_model_that_cannot_be_digested_is_refused_with_the_io_message(
 
     monkeypatch.setattr(package_module, "_read", failing_digest)
     model = tmp_path / "model.onnx"
-    assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(f"{model}: cannot digest {model}: Input/output error")
+    assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(f"{model}: cannot digest {model}: Input/output error",
+                                                                    "package.model.digestError")
 
 
 def test_scoring_refuses_ragged_rows_and_a_closed_scorer(graphs: dict[str, Path], manifests: Path) -> None:
@@ -238,14 +242,14 @@ def test_paths_are_rendered_as_the_jvm_renders_them(tmp_path: Path, graphs: dict
     shutil.copy(graphs["value"], tmp_path / "pkg" / "model.onnx")
     (tmp_path / "pkg" / "manifest.json").write_text("[1, 2]")
     monkeypatch.chdir(tmp_path)
-    assert ModelPackage.load(given, "0.12.0") == Refusal(f"{shown}: manifest must be a JSON object")
+    assert ModelPackage.load(given, "0.12.0") == Refusal(f"{shown}: manifest must be a JSON object", "manifest.notObject")
     assert ModelPackage.load_files("./pkg//model.onnx", given + "/manifest.json", "0.12.0") == Refusal(
-        f"{shown}: manifest must be a JSON object")
+        f"{shown}: manifest must be a JSON object", "manifest.notObject")
 
 
 def test_an_empty_directory_path_resolves_as_on_the_jvm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    assert ModelPackage.load("", "0.12.0") == Refusal("model.onnx: model file not readable")
+    assert ModelPackage.load("", "0.12.0") == Refusal("model.onnx: model file not readable", "package.model.unreadable")
 
 
 def test_any_array_layout_scores_as_its_contiguous_copy(graphs: dict[str, Path], manifests: Path) -> None:

@@ -1,0 +1,80 @@
+"use strict";
+/**
+ * The contract's check table (schema/check-table.json) and the manifest's fields
+ * (schema/manifest-fields.json), read once: codes, fields, message templates and check order are data,
+ * shared with the Python kit. A template's {name} is replaced by the value the check names; a field
+ * pointer's {name} by its RFC 6901 reference token.
+ */
+
+const fs = require("fs");
+const path = require("path");
+
+const SCHEMA_DIR = path.resolve(__dirname, "..", "..", "schema");
+const PLACEHOLDER = /\{([A-Za-z]+)\}/g;
+
+const readJson = (name) => JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, name), "utf8"));
+
+let table = null;
+let fields = null;
+let registry = null;
+
+function checkTable() {
+  if (table === null) table = readJson("check-table.json");
+  return table;
+}
+
+function manifestFields() {
+  if (fields === null) fields = readJson("manifest-fields.json");
+  return fields;
+}
+
+function featureSchemas() {
+  if (registry === null) {
+    registry = new Map(readJson("feature-schemas.json").schemas.map((s) => [s.id, s.width]));
+  }
+  return registry;
+}
+
+const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+
+function fill(template, values, escape) {
+  return template.replace(PLACEHOLDER, (_, name) => {
+    if (!own(values, name)) throw new Error(`check-table template '${template}' needs a value for {${name}}`);
+    return escape(String(values[name]));
+  });
+}
+
+const render = (template, values) => fill(template, values, (text) => text);
+const pointer = (template, values) => fill(template, values, (text) => text.replace(/~/g, "~0").replace(/\//g, "~1"));
+
+/** The checks of one family, in order. */
+function family(name) {
+  return checkTable().families[name].checks;
+}
+
+function* flatten(entries) {
+  for (const entry of entries) {
+    if (entry.each !== undefined) yield* flatten(entry.checks);
+    else yield entry;
+  }
+}
+
+/** The table's entry for a code, in whichever family states it. */
+function entry(code) {
+  for (const name of Object.keys(checkTable().families)) {
+    for (const candidate of flatten(family(name))) if (candidate.code === code) return candidate;
+  }
+  throw new Error(`check-table.json states no check '${code}'`);
+}
+
+/** {code, message, field} of a failed check. */
+function refusal(code, values = {}) {
+  const found = entry(code);
+  return {
+    code,
+    message: render(found.message, values),
+    field: found.field === undefined ? null : pointer(found.field, values),
+  };
+}
+
+module.exports = { checkTable, manifestFields, featureSchemas, family, entry, refusal, render, pointer, own, SCHEMA_DIR };

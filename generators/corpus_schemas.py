@@ -1,7 +1,7 @@
 """Write the JSON Schemas (draft 2020-12) of the golden corpus files under ``schema/``.
 
 * ``probes.schema.json`` - ``golden/probes.json``;
-* ``probes-tsv.schema.json`` - ``golden/probes.tsv`` as :func:`contract.golden.probetable.read` gives it;
+* ``probes-tsv.schema.json`` - ``golden/probes.tsv`` as :func:`contract.core.probetable.read` gives it;
 * ``golden-vectors.schema.json`` - ``golden/vectors/*.json`` and the engine's recorded goldens (one
   format); each schema id is tied to its exact column list and width;
 * ``parity.schema.json`` - the engine-format parity file ``synthetic_kcp13_value_parity.json``;
@@ -229,7 +229,7 @@ def probes_tsv_schema() -> dict[str, Any]:
     return _document(
         "probes-tsv", "dicechess-contract golden probe table",
         "golden/probes.tsv, the probe list in the training golden tool's format (header id, fen, tags, note; "
-        "tab-separated; tags space-separated), as contract.golden.probetable.read gives it: the header's "
+        "tab-separated; tags space-separated), as contract.core.probetable.read gives it: the header's "
         "columns and one object per line. The line structure itself (UTF-8, LF, a final newline, four fields "
         "per line) is checked by that reader.",
         {"type": "object", "required": ["columns", "rows"], "additionalProperties": False,

@@ -27,7 +27,7 @@ from onnx import TensorProto, helper
 from contract import features
 from contract.core.floattext import float32_text
 from contract.core.registry import get as get_schema
-from contract.core.strictjson import JsonRefusal
+from contract.core.strictjson import StrictJsonError
 from contract.core.strictjson import parse as parse_json
 from generators import probes as probe_source
 
@@ -215,7 +215,7 @@ def _committed_runtime(outputs: list[float]) -> str | None:
         old = parse_json(path.read_bytes())
         old_outputs = [probe["output"] for probe in old["probes"]]
         runtime = old["runtime"]
-    except (OSError, JsonRefusal, KeyError, TypeError):
+    except (OSError, StrictJsonError, KeyError, TypeError):
         return None
     if not isinstance(runtime, str) or len(old_outputs) != len(outputs):
         return None

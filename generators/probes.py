@@ -1,5 +1,5 @@
 """Write ``golden/probes.json`` (and the same list as ``golden/probes.tsv``, the training golden tool's
-format, :mod:`contract.golden.probetable`): the probe positions every vector file and the parity file
+format, :mod:`contract.core.probetable`): the probe positions every vector file and the parity file
 are built on.
 
 The list is the 27 probes the engine recorded (``golden/recorded/kcp-13.engine-0.12.0.json``; ids,
@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from contract.core import probetable
+from contract.core.corpuslayout import render
 from contract.core.strictjson import parse as parse_json
 from contract.features import parse_fen, twin_fen
-from contract.golden import probetable
-from contract.golden.layout import render
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = "golden/probes.json"

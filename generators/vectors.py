@@ -20,9 +20,9 @@ from typing import Any
 import chess
 
 from contract import features
+from contract.core import progress
+from contract.core.corpuslayout import render
 from contract.core.registry import feature_schemas
-from contract.golden import progress
-from contract.golden.layout import render
 from generators import probes as probe_source
 
 OUTPUT_DIR = "golden/vectors"

@@ -35,7 +35,6 @@ from contract.features.extractors import UnknownSchemaError, extract, schema
 
 ENGINE_BENCHMARK = Path("recorded") / "benchmark" / "extraction-cost-0.9.3.json"
 PROBES_GOLDEN = Path("recorded") / "kcp-13.engine-0.12.0.json"
-ENGINE_TOTAL_KCP13_MS = 49.3  # issue 7's goal: the engine's summed kcp-13 medians, rounded
 RATIO_LIMIT = 3.0
 ENGINE_WARMUP = 200  # rounds over every probe before the engine is timed (JIT compilation)
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from contract.conformance import divergences as divergence_file
 from contract.conformance import engine_build, matrixpage
-from contract.conformance.corpus import KINDS, CorpusError, load_cases
+from contract.conformance.corpus import KINDS, load_cases
 from contract.conformance.report import as_json, as_text
 from contract.conformance.runner import (
     DEFAULT_TIMEOUT,
@@ -39,6 +39,7 @@ from contract.conformance.runner import (
     run,
 )
 from contract.core.consoletext import console_json, console_text
+from contract.core.errors import CorpusError
 from contract.core.streams import make_streams_safe
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2

@@ -16,10 +16,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from contract.core.errors import ContractError
+
 Answer = dict[str, Any]
 
 
-class Unsupported(Exception):
+class Unsupported(ContractError):
     """Raised by a handler that cannot answer this request (the answer is ``unsupported``)."""
 
 

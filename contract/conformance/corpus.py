@@ -21,6 +21,7 @@ from typing import Any, Final
 
 from jsonschema import Draft202012Validator
 
+from contract.core.errors import CorpusError
 from contract.core.resources import golden_dir, schema_dir
 
 KINDS: Final = ("engine-compatibility", "manifest", "tensor-contract", "features")
@@ -34,10 +35,6 @@ _CORPORA: Final = {
     "manifest": ("conformance/manifests.json", "conformance-manifests.schema.json"),
     "tensor-contract": ("conformance/tensor-contract.json", "conformance-tensor-contract.schema.json"),
 }
-
-
-class CorpusError(RuntimeError):
-    """A corpus file cannot be used; the message names it."""
 
 
 @dataclass(frozen=True)

@@ -16,13 +16,14 @@ from typing import Final
 
 from jsonschema import Draft202012Validator
 
+from contract.core.errors import ContractError
 from contract.core.resources import golden_dir, schema_dir
 
 DIVERGENCES_FILE: Final = "divergences.json"
 SCHEMA_FILE: Final = "conformance-divergences.schema.json"
 
 
-class DivergenceFileError(RuntimeError):
+class DivergenceFileError(ContractError, RuntimeError):
     """The divergences file cannot be used; the message names it."""
 
 

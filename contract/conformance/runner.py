@@ -31,6 +31,7 @@ from typing import Any, Final
 from contract.conformance.corpus import Case, Expected
 from contract.conformance.divergences import Divergence
 from contract.conformance.protocol import LiveAdapter
+from contract.core.errors import ContractError
 from contract.core.resources import data_root
 
 RECORDED: Final = "recorded"
@@ -40,7 +41,7 @@ ENV_PREFIX: Final = "DICECHESS_CONFORMANCE_"
 DEFAULT_TIMEOUT: Final = 120.0
 
 
-class UsageError(ValueError):
+class UsageError(ContractError, ValueError):
     """An ``--impl`` that cannot be resolved."""
 
 

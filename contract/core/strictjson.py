@@ -4,7 +4,7 @@ Python's ``json`` accepts ``NaN``/``Infinity``, keeps the *last* of duplicate ke
 into infinity (and an integer literal of 400 digits into an int no float can hold) and recurses
 without bound. The engine's reader takes the *first* duplicate; so a file
 with duplicate keys means different things to different readers. This reader refuses all of those
-before any field is looked at, and every refusal is a :class:`JsonRefusal` whose message starts with
+before any field is looked at, and every refusal is a :class:`StrictJsonError` whose message starts with
 ``not valid JSON:`` (except the size cap, which names the limit).
 """
 
@@ -15,13 +15,14 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from contract.core.errors import ContractError
 from contract.core.refusal import Refusal, refusal
 
 MAX_DEPTH = 64
 MAX_BYTES = 1024 * 1024
 
 
-class JsonRefusal(ValueError):
+class StrictJsonError(ContractError, ValueError):
     """Raised by :func:`parse`: ``refusal`` says why (its message is fit to show a user)."""
 
     def __init__(self, code: str, /, **fields: object) -> None:
@@ -29,13 +30,16 @@ class JsonRefusal(ValueError):
         super().__init__(self.refusal.message)
 
 
+JsonRefusal = StrictJsonError  # the former name, kept for callers not yet moved to the new one
+
+
 def _refuse_constant(name: str) -> Any:
-    raise JsonRefusal("json.notANumber", name=name)
+    raise StrictJsonError("json.notANumber", name=name)
 
 
-def _too_big(text: str) -> JsonRefusal:
+def _too_big(text: str) -> StrictJsonError:
     # The whole literal, as js/src/strict-json.js quotes it (its Number() overflows the same way).
-    return JsonRefusal("json.numberRange", text=text)
+    return StrictJsonError("json.numberRange", text=text)
 
 
 def _finite_float(text: str) -> float:
@@ -56,7 +60,7 @@ def _unique_object(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
     obj: dict[str, Any] = {}
     for key, value in pairs:
         if key in obj:
-            raise JsonRefusal("json.duplicateKey", key=repr(key))
+            raise StrictJsonError("json.duplicateKey", key=repr(key))
         obj[key] = value
     return obj
 
@@ -79,26 +83,26 @@ def _check_depth(text: str, max_depth: int) -> None:
         elif char in "[{":
             depth += 1
             if depth > max_depth:
-                raise JsonRefusal("json.tooDeep", limit=max_depth, offset=index)
+                raise StrictJsonError("json.tooDeep", limit=max_depth, offset=index)
         elif char in "]}":
             depth -= 1
 
 
 def parse(data: bytes | str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
-    """Parse one JSON document strictly; raise :class:`JsonRefusal` on anything ambiguous."""
+    """Parse one JSON document strictly; raise :class:`StrictJsonError` on anything ambiguous."""
     if isinstance(data, bytes):
         if len(data) > max_bytes:
-            raise JsonRefusal("json.tooLarge", limit=max_bytes, size=len(data))
+            raise StrictJsonError("json.tooLarge", limit=max_bytes, size=len(data))
         if data.startswith(b"\xef\xbb\xbf"):
-            raise JsonRefusal("json.byteOrderMark")
+            raise StrictJsonError("json.byteOrderMark")
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise JsonRefusal("json.notUtf8", offset=exc.start) from None
+            raise StrictJsonError("json.notUtf8", offset=exc.start) from None
     else:
         text = data
         if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
-            raise JsonRefusal("json.textTooLarge", limit=max_bytes)
+            raise StrictJsonError("json.textTooLarge", limit=max_bytes)
     _check_depth(text, max_depth)
     try:
         return json.loads(
@@ -108,12 +112,12 @@ def parse(data: bytes | str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX
             parse_int=_bounded_int,
             object_pairs_hook=_unique_object,
         )
-    except JsonRefusal:
+    except StrictJsonError:
         raise
     except json.JSONDecodeError as exc:
-        raise JsonRefusal("json.syntax", detail=f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise StrictJsonError("json.syntax", detail=f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:  # e.g. an integer literal too long to convert
-        raise JsonRefusal("json.syntax", detail=exc) from None
+        raise StrictJsonError("json.syntax", detail=exc) from None
 
 
 def dumps(value: Any) -> str:

@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from contract.core import registry
+from contract.core.errors import ContractError
 from contract.features.rows import RowResult, extract_rows
 
 ID_FIELD = "id"
@@ -34,7 +35,7 @@ FEATURES_FIELD = "features"
 ERROR_FIELD = "error"
 
 
-class EnrichmentError(Exception):
+class EnrichmentError(ContractError):
     """A whole run is refused (unreadable input, missing column, mismatched resume state, …)."""
 
 

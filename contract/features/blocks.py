@@ -12,7 +12,6 @@ from contract.features.capture import capture_count
 from contract.features.movegen import count_piece_moves, is_attacked, squares
 from contract.features.position import KING, PAWN, PIECE_TYPES, QUEEN, Position
 
-MATERIAL_VALUES = (0, 1, 3, 3, 5, 9, 0)  # P N B R Q; kings are not counted
 KING_EXPOSURE_PENALTY = 2000
 
 
@@ -36,11 +35,6 @@ def _ahead(square: int, colour: bool) -> int:
 
 # PASSED_SPAN[colour][square]: squares on the same and adjacent files strictly ahead of a pawn.
 PASSED_SPAN = [[_file_span(sq & 7) & _ahead(sq, colour) for sq in range(64)] for colour in (False, True)]
-
-
-def piece_counts(position: Position, colour: bool) -> tuple[int, ...]:
-    side = position.boards[colour]
-    return tuple(side[t].bit_count() for t in range(7))
 
 
 def material(position: Position, colour: bool) -> list[int]:

@@ -116,17 +116,25 @@ def _combinations(roll: Sequence[int], n: int) -> list[tuple[int, ...]]:
 # ROLL_MASK[key]: the rolls (bit i = ROLLS[i]) that contain the dice multiset ``key``. Keys of
 # multisets of more than three dice are absent (no roll contains them).
 ROLL_MASK = _roll_masks()
-_WEIGHT_BY_BYTE = []
-for _byte in range(7):
-    table = []
-    for _value in range(256):
-        total = 0
-        for _bit in range(8):
-            idx = _byte * 8 + _bit
-            if _value >> _bit & 1 and idx < len(ROLLS):
-                total += ROLLS[idx][1]
-        table.append(total)
-    _WEIGHT_BY_BYTE.append(table)
+
+
+def _weights_by_byte() -> list[list[int]]:
+    """For each byte of a roll mask and each value of that byte, how many ordered rolls it stands for."""
+    tables = []
+    for byte in range(7):
+        table = []
+        for value in range(256):
+            total = 0
+            for bit in range(8):
+                idx = byte * 8 + bit
+                if value >> bit & 1 and idx < len(ROLLS):
+                    total += ROLLS[idx][1]
+            table.append(total)
+        tables.append(table)
+    return tables
+
+
+_WEIGHT_BY_BYTE = _weights_by_byte()
 
 
 def mask_weight(mask: int) -> int:
@@ -669,7 +677,3 @@ def capture_count(position: Position, defender: bool, target_type: int) -> int:
     mask = capture_mask(list(position.boards[attacker]), list(position.boards[defender]), attacker,
                         position.castling, position.ep, targets)
     return mask_weight(mask)
-
-
-def capture_probability(position: Position, defender: bool, target_type: int) -> float:
-    return capture_count(position, defender, target_type) / TOTAL_ROLLS

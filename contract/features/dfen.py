@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import chess
 
+from contract.core.errors import ContractError
 from contract.features.position import (
-    CASTLE_K,
-    CASTLE_Q,
+    CASTLE_LETTERS,
     PIECE_LETTERS,
-    CASTLE_k,
-    CASTLE_q,
     Position,
+    castling_text,
+    ep_text,
+    placement_text,
+    to_fen,
 )
 
-_CASTLE_BITS = {"K": CASTLE_K, "Q": CASTLE_Q, "k": CASTLE_k, "q": CASTLE_q}
+__all__ = ["castling_text", "ep_text", "parse_fen", "placement_text", "side_from_text", "to_fen", "twin_fen"]
+_CASTLE_BITS = CASTLE_LETTERS
 _DICE_FACES = {letter: face for face, letter in enumerate(PIECE_LETTERS) if face}
 _MAX_HALFMOVE = 127
 _MAX_FULLMOVE = 2_147_483_647
@@ -44,7 +47,7 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
 
 
-class FenError(ValueError):
+class FenError(ContractError, ValueError):
     """A DFEN string the engine would refuse. ``field`` names the part; ``text`` is what was there."""
 
     def __init__(self, field: str, text: str, reason: str) -> None:
@@ -59,10 +62,6 @@ def _java_split(text: str, sep: str) -> list[str]:
     while parts and parts[-1] == "":
         parts.pop()
     return parts
-
-
-def _square_name(square: int) -> str:
-    return chess.SQUARE_NAMES[square]
 
 
 def _parse_square(text: str) -> int | None:
@@ -192,53 +191,6 @@ def side_from_text(side: object) -> bool:
     if isinstance(side, bool):
         return side
     raise FenError("side", side if isinstance(side, str) else repr(side), "expected 'w' or 'b'")
-
-
-# -- printing ------------------------------------------------------------------------------------
-def placement_text(position: Position) -> str:
-    rows = []
-    for rank in range(7, -1, -1):
-        row = ""
-        empty = 0
-        for file in range(8):
-            piece = position.piece_at(rank * 8 + file)
-            if piece is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            letter = PIECE_LETTERS[piece[1]]
-            row += letter.upper() if piece[0] else letter
-        if empty:
-            row += str(empty)
-        rows.append(row)
-    return "/".join(rows)
-
-
-def castling_text(rights: int) -> str:
-    text = "".join(letter for letter, bit in _CASTLE_BITS.items() if rights & bit)
-    return text or "-"
-
-
-def ep_text(squares: int) -> str:
-    if not squares:
-        return "-"
-    return "".join(_square_name(sq) for sq in range(64) if squares >> sq & 1)
-
-
-def to_fen(position: Position, fields: int | None = None) -> str:
-    """DFEN text. ``fields`` = 4, 6 or 7; default 6, or 7 when the pool is non-empty."""
-    if fields is None:
-        fields = 7 if position.dice else 6
-    parts = [placement_text(position), "w" if position.turn else "b", castling_text(position.castling),
-             ep_text(position.ep)]
-    if fields >= 6:
-        parts += [str(position.halfmove), str(position.fullmove)]
-    if fields >= 7 and position.dice:
-        letters = "".join(PIECE_LETTERS[face] for face in sorted(position.dice))
-        parts.append(letters.upper() if position.turn else letters)
-    return " ".join(parts)
 
 
 def twin_fen(fen: str) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 
 from contract.core import registry
+from contract.core.errors import ContractError
 from contract.core.refusal import refusal
 from contract.features import blocks
 from contract.features.dfen import parse_fen, side_from_text
@@ -82,7 +83,7 @@ def kcp_mobility_pawns_31(position: Position, color: Color) -> list[float]:
 
 
 def raw_board_768(position: Position, color: Color) -> np.ndarray:
-    vec = np.zeros(768, dtype=_F32)
+    vec = np.zeros(registry.get("raw-board-768-v1").width, dtype=_F32)
     vec[blocks.raw_board_indices(position, color)] = 1.0
     return vec
 
@@ -99,7 +100,7 @@ EXTRACTORS: dict[str, Callable[[Position, Color], Sequence[float] | np.ndarray]]
 }
 
 
-class UnknownSchemaError(KeyError):
+class UnknownSchemaError(ContractError, KeyError):
     """A feature-schema id the registry does not list."""
 
     def __init__(self, schema_id: object) -> None:

@@ -86,18 +86,6 @@ def squares(bb: int) -> list[int]:
     return out
 
 
-def move_from(move: int) -> int:
-    return (move >> 6) & 63
-
-
-def move_to(move: int) -> int:
-    return move & 63
-
-
-def move_flag(move: int) -> int:
-    return move >> 12
-
-
 def encode(frm: int, to: int, flag: int) -> int:
     return to | (frm << 6) | (flag << 12)
 
@@ -111,28 +99,6 @@ def move_uci(move: int) -> str:
 
 
 # -- attack tests (spec §5.4) ------------------------------------------------------------------
-def attackers_by_type(side: Sequence[int], colour: bool, square: int, occupied: int) -> int:
-    """Bitmask over piece types (bit t for type t) of ``colour``'s pieces attacking ``square``.
-
-    The queen is credited only to the queen type (spec §7.2 shortcut)."""
-    types = 0
-    if PAWN_ATTACKS[not colour][square] & side[PAWN]:
-        types |= 1 << PAWN
-    if KNIGHT_ATTACKS[square] & side[KNIGHT]:
-        types |= 1 << KNIGHT
-    diag = bishop_attacks(square, occupied)
-    if diag & side[BISHOP]:
-        types |= 1 << BISHOP
-    line = rook_attacks(square, occupied)
-    if line & side[ROOK]:
-        types |= 1 << ROOK
-    if (diag | line) & side[QUEEN]:
-        types |= 1 << QUEEN
-    if KING_ATTACKS[square] & side[KING]:
-        types |= 1 << KING
-    return types
-
-
 def is_attacked(side: Sequence[int], colour: bool, square: int, occupied: int) -> bool:
     """``isSquareAttacked`` as a boolean: does any piece of ``colour`` (boards ``side``) attack it?"""
     if PAWN_ATTACKS[not colour][square] & side[PAWN] or KNIGHT_ATTACKS[square] & side[KNIGHT]:

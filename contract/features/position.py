@@ -26,6 +26,7 @@ PIECE_TYPES = (PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING)
 WHITE, BLACK = chess.WHITE, chess.BLACK
 
 CASTLE_K, CASTLE_Q, CASTLE_k, CASTLE_q = 1, 2, 4, 8
+CASTLE_LETTERS = {"K": CASTLE_K, "Q": CASTLE_Q, "k": CASTLE_k, "q": CASTLE_q}
 
 PIECE_LETTERS = " pnbrqk"
 
@@ -123,8 +124,6 @@ class Position:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        from contract.features.dfen import to_fen
-
         return f"Position({to_fen(self)!r})"
 
     # -- symmetry -------------------------------------------------------------------------------
@@ -142,3 +141,50 @@ class Position:
 
     def with_turn(self, turn: bool, dice: tuple[int, ...] = ()) -> Position:
         return Position(self.boards, turn, self.castling, self.ep, self.halfmove, self.fullmove, dice)
+
+
+# -- DFEN text (contract.features.dfen re-exports it; parsing lives there) ----------------------------
+def placement_text(position: Position) -> str:
+    rows = []
+    for rank in range(7, -1, -1):
+        row = ""
+        empty = 0
+        for file in range(8):
+            piece = position.piece_at(rank * 8 + file)
+            if piece is None:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            letter = PIECE_LETTERS[piece[1]]
+            row += letter.upper() if piece[0] else letter
+        if empty:
+            row += str(empty)
+        rows.append(row)
+    return "/".join(rows)
+
+
+def castling_text(rights: int) -> str:
+    text = "".join(letter for letter, bit in CASTLE_LETTERS.items() if rights & bit)
+    return text or "-"
+
+
+def ep_text(squares: int) -> str:
+    if not squares:
+        return "-"
+    return "".join(chess.SQUARE_NAMES[sq] for sq in range(64) if squares >> sq & 1)
+
+
+def to_fen(position: Position, fields: int | None = None) -> str:
+    """DFEN text. ``fields`` = 4, 6 or 7; default 6, or 7 when the pool is non-empty."""
+    if fields is None:
+        fields = 7 if position.dice else 6
+    parts = [placement_text(position), "w" if position.turn else "b", castling_text(position.castling),
+             ep_text(position.ep)]
+    if fields >= 6:
+        parts += [str(position.halfmove), str(position.fullmove)]
+    if fields >= 7 and position.dice:
+        letters = "".join(PIECE_LETTERS[face] for face in sorted(position.dice))
+        parts.append(letters.upper() if position.turn else letters)
+    return " ".join(parts)

@@ -28,11 +28,12 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from contract.core import provenance
+from contract.core import progress, provenance
 from contract.core.consoletext import console_text
+from contract.core.errors import CorpusError
 from contract.core.stagedfile import write_atomic
 from contract.core.streams import make_streams_safe
-from contract.golden import corpus, drift, progress, recorded, report, validation
+from contract.golden import corpus, drift, recorded, report, validation
 from contract.golden.vectors import VectorFileError, read
 
 EXIT_OK = 0
@@ -218,7 +219,7 @@ def run_regenerate(root: Path, reason: str | None, engine_version: str | None = 
 def run_report(root: Path, output: str) -> int:
     target = Path(output)
     if target.exists() and not target.is_dir():
-        raise corpus.CorpusError(f"{target}: exists and is not a directory")
+        raise CorpusError(f"{target}: exists and is not a directory")
     generated = corpus.generate_all(root)
     committed = corpus.read_committed(root, list(generated))
     cells = drift.vector_drift(committed, generated)
@@ -241,7 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     progress.enable(not args.quiet)
     try:
         root = corpus.find_root(args.root)
-    except corpus.CorpusError as exc:
+    except CorpusError as exc:
         print(console_text(f"python -m contract.golden: {exc}"), file=sys.stderr)
         return EXIT_USAGE
     try:
@@ -250,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "check":
             return run_check(root)
         return run_report(root, args.output)
-    except (corpus.CorpusError, VectorFileError, OSError) as exc:
+    except (CorpusError, VectorFileError, OSError) as exc:
         print(console_text(f"python -m contract.golden {args.command}: {exc}"), file=sys.stderr)
         return EXIT_FAILED
     finally:

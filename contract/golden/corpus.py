@@ -16,15 +16,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from contract.core import progress
+from contract.core.errors import CorpusError
 from contract.core.stagedfile import write_atomic
-from contract.golden import progress
 
 GENERATED_DIRS = ("golden/vectors", "golden/fixtures", "golden/example-package")
 DRIFT_LOG = "golden/drift-log.json"
-
-
-class CorpusError(Exception):
-    """Something about the checkout or a generator that stops the command; the message says what."""
 
 
 def is_root(path: Path) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from contract.core.floattext import float32_text
-from contract.core.strictjson import JsonRefusal, dumps
+from contract.core.strictjson import StrictJsonError, dumps
 from contract.core.strictjson import parse as parse_json
 from contract.golden.vectors import VectorFile, VectorFileError, read
 
@@ -107,7 +107,7 @@ def read_log(data: bytes | None) -> dict[str, Any]:
         return empty_log()
     try:
         log = parse_json(data)
-    except JsonRefusal as exc:
+    except StrictJsonError as exc:
         raise VectorFileError(f"golden/drift-log.json: {exc}") from None
     if not isinstance(log, dict) or not isinstance(log.get("entries"), list):
         raise VectorFileError("golden/drift-log.json: must be an object with an 'entries' list")

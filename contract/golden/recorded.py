@@ -18,7 +18,7 @@ import numpy as np
 
 from contract import features
 from contract.core.registry import feature_schemas
-from contract.core.strictjson import JsonRefusal
+from contract.core.strictjson import StrictJsonError
 from contract.core.strictjson import parse as parse_json
 from contract.golden.drift import Cell
 from contract.golden.vectors import VectorFile, VectorFileError, read
@@ -40,7 +40,7 @@ class Agreement:
 def _is_vector_corpus(data: bytes) -> bool:
     try:
         doc = parse_json(data, max_bytes=64 * 1024 * 1024)
-    except JsonRefusal:
+    except StrictJsonError:
         return True  # let read() report it
     probes = doc.get("probes") if isinstance(doc, dict) else None
     return (isinstance(doc, dict) and "schema" in doc and isinstance(probes, list)

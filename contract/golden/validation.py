@@ -3,7 +3,7 @@
 :data:`CORPUS_SCHEMAS` is the one table: a glob over repository paths -> the schema file (under
 ``schema/``) that describes every file it matches. Manifests name their schema through their
 ``manifestVersion``. :data:`TABLE_SCHEMAS` does the same for tab-separated files, read into rows first
-(:mod:`contract.golden.probetable`). A file that is not valid JSON (or not a table), or names no known
+(:mod:`contract.core.probetable`). A file that is not valid JSON (or not a table), or names no known
 manifest version, or breaks its schema is reported with the file, the JSON path and the schema's
 complaint; nothing is skipped silently.
 """
@@ -18,9 +18,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from contract.core.strictjson import JsonRefusal
+from contract.core import probetable
+from contract.core.strictjson import StrictJsonError
 from contract.core.strictjson import parse as parse_json
-from contract.golden import probetable
 
 MANIFEST_SCHEMA = "manifest-{version}"
 REGISTRY = "schema/feature-schemas.json"
@@ -47,7 +47,7 @@ CORPUS_SCHEMAS: tuple[tuple[str, str], ...] = (
 )
 
 
-# Tab-separated corpus files: path -> schema name; the file is read into rows (contract.golden.probetable).
+# Tab-separated corpus files: path -> schema name; the file is read into rows (contract.core.probetable).
 TABLE_SCHEMAS: tuple[tuple[str, str], ...] = (
     ("golden/probes.tsv", "probes-tsv"),
 )
@@ -94,7 +94,7 @@ def validate_files(files: Mapping[str, bytes],
         else:
             try:
                 doc = parse_json(data, max_bytes=64 * 1024 * 1024)
-            except JsonRefusal as exc:
+            except StrictJsonError as exc:
                 problems.append(f"{path}: {exc}")
                 continue
             name = schema_name(path, doc)

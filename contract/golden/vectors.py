@@ -14,11 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from contract.core.strictjson import JsonRefusal
+from contract.core.errors import ContractError
+from contract.core.strictjson import StrictJsonError
 from contract.core.strictjson import parse as parse_json
 
 
-class VectorFileError(ValueError):
+class VectorFileError(ContractError, ValueError):
     """A vector file that cannot be read as one; the message names the file."""
 
 
@@ -68,7 +69,7 @@ def float32_value(value: Any, where: str) -> float:
 def read(name: str, data: bytes) -> VectorFile:
     try:
         doc = parse_json(data, max_bytes=64 * 1024 * 1024)
-    except JsonRefusal as exc:
+    except StrictJsonError as exc:
         raise VectorFileError(f"{name}: {exc}") from None
     schema = _field(doc, "schema", str, name)
     columns = tuple(_field(doc, "columns", list, name))

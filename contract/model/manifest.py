@@ -441,6 +441,6 @@ def read_manifest(data: bytes | str, engine_version: str, expected_role: str | N
     """Parse manifest text strictly, then run the check table. Never raises for bad input."""
     try:
         raw = strictjson.parse(data)
-    except strictjson.JsonRefusal as refused:
+    except strictjson.StrictJsonError as refused:
         return ManifestResult(None, refused.refusal)
     return check_document(raw, engine_version, expected_role)

@@ -16,12 +16,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from contract.core.errors import ContractError
 from contract.core.refusal import Refusal
 from contract.model.package import ModelPackage
 from contract.model.tensors import check_session, open_session, runtime_message
 
 
-class ScoringError(ValueError):
+class ScoringError(ContractError, ValueError):
     """A batch the contract refuses to score; the message says why."""
 
 

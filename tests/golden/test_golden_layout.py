@@ -10,8 +10,8 @@ from golden_testkit import RECORDED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from contract.core.corpuslayout import render
 from contract.core.strictjson import parse
-from contract.golden.layout import render
 from contract.golden.vectors import VectorFileError, read
 
 RECORDED_GOLDENS = sorted(p.name for p in RECORDED.glob("*.engine-*.json"))

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from golden_testkit import RECORDED, ROOT
 
-from contract.golden import probetable
+from contract.core import probetable
 from contract.golden.validation import validate_files
 
 TABLE = ROOT / "golden" / "probes.tsv"

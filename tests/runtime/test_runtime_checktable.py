@@ -118,7 +118,7 @@ def test_every_code_the_kit_names_is_in_the_table() -> None:
     named: set[str] = set()
     for path in (ROOT / "contract").rglob("*.py"):
         source = path.read_text(encoding="utf-8")
-        named |= set(re.findall(r"""(?:refusal|JsonRefusal)\(\s*"([A-Za-z.]+)\"""", source))
+        named |= set(re.findall(r"""(?:refusal|StrictJsonError)\(\s*"([A-Za-z.]+)\"""", source))
         for check in re.findall(r"""refusal\(f"tensor\.\{kind\}\.([A-Za-z]+)\"""", source):
             named |= {f"tensor.input.{check}", f"tensor.output.{check}"}
     assert named, "the scan found no code at all"

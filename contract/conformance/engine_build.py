@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from contract.core.errors import ContractError
 from contract.core.resources import data_root
 
 ENGINE_ARTIFACT: Final = "com.fortemate:dicechess-engine_3"
@@ -30,7 +31,7 @@ _ERROR_LINE = re.compile(r"^\[ERROR\]\s*(.+)$", re.MULTILINE)
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-class EngineVersionError(ValueError):
+class EngineVersionError(ContractError, ValueError):
     """An engine version that is not a release ``MAJOR.MINOR.PATCH``."""
 
 

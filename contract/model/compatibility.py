@@ -21,7 +21,7 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from typing import Final
@@ -51,7 +51,9 @@ class Outcome(StrEnum):
 class Compatibility:
     outcome: Outcome
     message: str | None  # None exactly when satisfied
-    code: str | None = None  # the check-table code; None exactly when satisfied
+    # The check-table code; None exactly when satisfied. Outcome and message determine it, so equality
+    # compares those two only.
+    code: str | None = field(default=None, compare=False)
 
     @property
     def ok(self) -> bool:

@@ -109,7 +109,8 @@ def test_a_whole_float_feature_count_is_the_same_width() -> None:
 @pytest.mark.parametrize("version", [12, None, b"0.12.0", ["0.12.0"]])
 def test_an_engine_version_that_is_not_text_is_refused_by_name(version: Any) -> None:
     result = read_manifest(json.dumps({**BASE, "featureCount": 13}), version)
-    assert (result.manifest, result.refusal) == (None, Refusal("engine version must be a string"))
+    assert (result.manifest, result.refusal) == (None, Refusal("engine version must be a string",
+                                                                    "manifest.engineVersion.notString"))
 
 
 # --- the tensor contract on a session that misbehaves ---------------------------------------------------
@@ -150,7 +151,7 @@ GOOD_OUT = [_Node("output", shape=("batch", 1))]
 ])
 def test_a_session_whose_metadata_cannot_be_read_is_refused_not_served(inputs: Any, outputs: Any,
                                                                        message: str) -> None:
-    assert check_session(_Session(inputs, outputs), _manifest()) == Refusal(message)
+    assert check_session(_Session(inputs, outputs), _manifest()) == Refusal(message, "tensor.graph.unreadable")
 
 
 def test_a_healthy_session_is_served() -> None:
@@ -172,7 +173,13 @@ def test_a_healthy_session_is_served() -> None:
     ([_Node("input")], [_Node("output", "tensor(int64)", ("batch", 1))], "output 'output' must have FLOAT dtype"),
 ])
 def test_each_tensor_refusal_in_full(inputs: list[_Node], outputs: list[_Node], message: str) -> None:
-    assert check_session(_Session(inputs, outputs), _manifest()) == Refusal(message)
+    refused = check_session(_Session(inputs, outputs), _manifest())
+    assert refused is not None and refused.message == message
+    # The code names the check whose message this is (schema/check-table.json, spec §5.1 order).
+    kind = "input" if message.startswith(("input", "ONNX model must expose exactly one input")) else "output"
+    check = ("names" if message.startswith("ONNX") else "notTensor" if "must be a tensor" in message
+             else "dtype" if "FLOAT dtype" in message else "shape")
+    assert refused.code == f"tensor.{kind}.{check}"
 
 
 @pytest.mark.parametrize(("error", "text"), [

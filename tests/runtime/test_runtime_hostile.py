@@ -105,7 +105,7 @@ def test_a_package_whose_weights_live_beside_the_graph_is_not_served(tmp_path: P
     np.full((13, 1), 2.0, np.float32).tofile(pkg / "weights.bin")
     loaded = ModelPackage.load(pkg, ENGINE)
     assert isinstance(loaded, ModelPackage)  # the digest of model.onnx holds; the graph is still not served
-    assert Scorer.from_package(loaded) == Refusal(NOT_SELF_CONTAINED)
+    assert Scorer.from_package(loaded) == Refusal(NOT_SELF_CONTAINED, "tensor.graph.external")
     done = cli("validate", str(pkg), "--engine-version", ENGINE)
     assert (done.returncode, done.stdout) == (1, f"refusing to serve: {pkg}/model.onnx: {NOT_SELF_CONTAINED}\n")
 
@@ -117,7 +117,8 @@ def test_the_builder_publishes_no_package_whose_weights_live_elsewhere(tmp_path:
     np.full((13, 1), 2.0, np.float32).tofile(source.parent / "weights.bin")
     out = tmp_path / "out"
     result = build_package(PackageSpec(source, "kcp-13", "position-value", ">=0.12.0", "m"), out)
-    assert result == Refusal(f"refusing to publish {out}: {source}: {NOT_SELF_CONTAINED}")
+    assert result == Refusal(f"refusing to publish {out}: {source}: {NOT_SELF_CONTAINED}",
+                             "tensor.graph.external")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["src"]
 
 
@@ -135,13 +136,13 @@ def test_onnx_runtime_is_never_handed_a_graph_with_external_data(tmp_path: Path,
         raise AssertionError("onnxruntime was asked to open a graph with external data")
 
     monkeypatch.setattr(onnxruntime, "InferenceSession", no_session)
-    assert open_session(data) == Refusal(NOT_SELF_CONTAINED)
-    assert check_graph(data, _manifest()) == Refusal(NOT_SELF_CONTAINED)
+    assert open_session(data) == Refusal(NOT_SELF_CONTAINED, "tensor.graph.external")
+    assert check_graph(data, _manifest()) == Refusal(NOT_SELF_CONTAINED, "tensor.graph.external")
 
 
 def test_external_data_is_found_wherever_a_tensor_sits(tmp_path: Path) -> None:
     in_constant = graph(constant=_external("weights.bin"))
-    assert open_session(in_constant) == Refusal(NOT_SELF_CONTAINED)
+    assert open_session(in_constant) == Refusal(NOT_SELF_CONTAINED, "tensor.graph.external")
     # inside a subgraph: an If whose branches each produce W
     model = onnx.load_from_string(graph(constant=_weights(1.0)))
     branch = helper.make_graph([helper.make_node("Constant", [], ["W_then"], value=_external("w.bin"))], "then",
@@ -149,7 +150,7 @@ def test_external_data_is_found_wherever_a_tensor_sits(tmp_path: Path) -> None:
     other = helper.make_graph([helper.make_node("Constant", [], ["W_else"], value=_weights(2.0))], "else",
                               [], [helper.make_tensor_value_info("W_else", TensorProto.FLOAT, [13, 1])])
     model.graph.node.append(helper.make_node("If", ["cond"], ["unused"], then_branch=branch, else_branch=other))
-    assert open_session(model.SerializeToString()) == Refusal(NOT_SELF_CONTAINED)
+    assert open_session(model.SerializeToString()) == Refusal(NOT_SELF_CONTAINED, "tensor.graph.external")
 
 
 def test_a_graph_the_protobuf_reader_cannot_parse_never_reaches_onnx_runtime() -> None:
@@ -227,10 +228,11 @@ def test_a_link_out_of_the_package_is_refused_and_names_only_the_link(tmp_path: 
     pkg = write_package(tmp_path / "pkg", graph())
     (pkg / name).unlink()
     (pkg / name).symlink_to(tmp_path / target)
-    assert ModelPackage.load(pkg, ENGINE) == Refusal(f"{pkg}/{name}: {OUTSIDE}")
+    assert ModelPackage.load(pkg, ENGINE) == Refusal(f"{pkg}/{name}: {OUTSIDE}", "package.file.outside")
     done = cli("validate", str(pkg), "--engine-version", ENGINE, "--json")
     assert done.returncode == 1
-    assert json.loads(done.stdout) == {"ok": False, "message": f"{pkg}/{name}: {OUTSIDE}"}
+    assert json.loads(done.stdout) == {"ok": False, "message": f"{pkg}/{name}: {OUTSIDE}",
+                                       "code": "package.file.outside", "field": None}
     assert hashlib.sha256(b"outside the package").hexdigest() not in done.stdout
 
 
@@ -261,7 +263,7 @@ def test_a_link_swapped_in_after_the_check_is_refused(tmp_path: Path, monkeypatc
         return real_open(path)
 
     monkeypatch.setattr(package_module, "open_regular", swap_then_open)
-    assert ModelPackage.load(pkg, ENGINE) == Refusal(f"{pkg}/model.onnx: {OUTSIDE}")
+    assert ModelPackage.load(pkg, ENGINE) == Refusal(f"{pkg}/model.onnx: {OUTSIDE}", "package.file.outside")
 
 
 def test_load_files_follows_the_paths_the_caller_gave(tmp_path: Path) -> None:

@@ -45,7 +45,7 @@ class UsageError(ContractError, ValueError):
     """An ``--impl`` that cannot be resolved."""
 
 
-class AdapterFailure(RuntimeError):
+class AdapterFailure(ContractError, RuntimeError):
     """A live adapter died before answering every case; the message says which, where and why."""
 
 

@@ -40,6 +40,7 @@ import sys
 from typing import Any
 
 from contract.conformance.adapter import Answer, Unsupported, serve
+from contract.core.errors import ContractError
 
 PACKAGE = "dicechess_training.contracts"
 KCP13 = f"{PACKAGE}.kcp13"
@@ -48,7 +49,7 @@ PRERANK = f"{PACKAGE}.prerank"
 PRERANK_SCHEMA = "rich-9-v1"
 
 
-class InvalidJson(ValueError):
+class InvalidJson(ContractError, ValueError):
     """The manifest text is not JSON to Python's ``json``; the message is the canonical refusal."""
 
 

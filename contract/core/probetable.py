@@ -18,12 +18,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
+from contract.core.errors import ContractError
+
 COLUMNS: Final = ("id", "fen", "tags", "note")
 HEADER: Final = "\t".join(COLUMNS)
 _FORBIDDEN: Final = ("\t", "\n", "\r")
 
 
-class ProbeTableError(ValueError):
+class ProbeTableError(ContractError, ValueError):
     """The text is not a probe table; the message names the line."""
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from contract.core.checktable import PASS, Check, Entry, Fields
+from contract.core.errors import ContractError
 
 DEFAULTS: dict[str, Any] = {
     "max_length": 2048,
@@ -121,7 +122,7 @@ _SPEC = re.compile(
 MAX_TEMPLATE_SIZE = 100_000_000
 
 
-class TemplateTooLarge(ValueError):
+class TemplateTooLarge(ContractError, ValueError):
     """A template field whose width or precision the kit will not materialise."""
 
 

@@ -48,7 +48,8 @@ def test_a_destination_that_appears_during_validation_is_not_replaced(
         return real_validate(*args)
 
     monkeypatch.setattr(builder, "_validate", validate_then_take)
-    assert build_package(spec(graphs["value"]), out) == Refusal(f"refusing to overwrite {out}: it already exists")
+    assert build_package(spec(graphs["value"]), out) == Refusal(f"refusing to overwrite {out}: it already exists",
+                                                                "builder.destination.exists")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pkg"]
     assert out.is_symlink() or (out.is_dir() and not any(out.iterdir())) or out.read_text() == "theirs"
 
@@ -60,7 +61,8 @@ def test_a_filesystem_error_without_a_file_name_is_reported_by_its_reason(
 
     monkeypatch.setattr(builder, "sync_path", failing_sync)
     out = tmp_path / "pkg"
-    assert build_package(spec(graphs["value"]), out) == Refusal(f"refusing to publish {out}: Input/output error")
+    assert build_package(spec(graphs["value"]), out) == Refusal(f"refusing to publish {out}: Input/output error",
+                                                                "builder.os.error")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -183,7 +185,7 @@ class _Session:
 def test_names_with_a_lone_surrogate_are_listed_in_jvm_order_not_raised(package: ModelPackage) -> None:
     refusal = check_session(_Session(["\udcff", "\U0001f600", "\ue000", "a"]), package.manifest)
     assert refusal == Refusal("ONNX model must expose exactly one input named 'input';"
-                              " found [a, \U0001f600, \udcff, \ue000]")
+                              " found [a, \U0001f600, \udcff, \ue000]", "tensor.input.names", "/inputName")
 
 
 # --- what the builder writes, in process (the CLI tests run it in a child the mutants never reach) ----------
@@ -195,10 +197,11 @@ def test_an_unknown_schema_and_an_unknown_role_are_refused_in_full(tmp_path: Pat
     known = ", ".join(sorted(feature_schemas()))
     bad_schema = PackageSpec(tmp_path / "m.onnx", "kcp-99", "position-value", ">=0.12.0", "m")
     assert builder.manifest_document(bad_schema, "0" * 64, ("input", "output")) == Refusal(
-        f"unknown featureSchema 'kcp-99'; known schemas: {known}")
+        f"unknown featureSchema 'kcp-99'; known schemas: {known}", "manifest.featureSchema.unknown", "/featureSchema")
     bad_role = PackageSpec(tmp_path / "m.onnx", "kcp-13", "value", ">=0.12.0", "m")
     assert builder.manifest_document(bad_role, "0" * 64, ("input", "output")) == Refusal(
-        "unknown modelRole 'value'; known roles: chance-collapse, move-prerank, position-value")
+        "unknown modelRole 'value'; known roles: chance-collapse, move-prerank, position-value",
+        "manifest.modelRole.unknown", "/modelRole")
 
 
 @pytest.mark.parametrize(("role", "names", "version"), [
@@ -224,7 +227,7 @@ def test_a_renamed_value_graph_is_refused_unless_the_caller_opts_in(tmp_path: Pa
     assert builder.manifest_document(spec_, "ab" * 32, ("features", "output")) == Refusal(
         "a position-value artifact cannot rename its tensors: 1.0.0 has no field for it and the evaluation"
         " service reads no other version; the graph's tensors are 'features'/'output' (rename them"
-        " input/output, or opt in to a package the service cannot mount)")
+        " input/output, or opt in to a package the service cannot mount)", "builder.tensors.renamedValue")
 
 
 def test_the_evaluation_profile_is_the_services_default_only_for_kcp13(tmp_path: Path) -> None:
@@ -251,15 +254,17 @@ def test_a_graph_with_several_inputs_or_outputs_is_named_with_the_defaults(tmp_p
 def test_refusals_before_staging_in_process(tmp_path: Path, graphs: dict[str, Path]) -> None:
     out = tmp_path / "pkg"
     out.symlink_to(tmp_path / "nowhere")
-    assert build_package(spec(graphs["value"]), out) == Refusal(f"refusing to overwrite {out}: it already exists")
+    assert build_package(spec(graphs["value"]), out) == Refusal(f"refusing to overwrite {out}: it already exists",
+                                                                "builder.destination.exists")
     out.unlink()
     folder = tmp_path / "folder.onnx"
     folder.mkdir()
     assert build_package(spec(folder), out) == Refusal(
-        f"refusing to publish {out}: {folder}: model file not readable")
+        f"refusing to publish {out}: {folder}: model file not readable", "package.model.unreadable")
     none = PackageSpec(graphs["value"], "kcp-13", "position-value", ">=1.0.0 <0.5.0", "m")
     assert build_package(none, out) == Refusal(
-        f"refusing to publish {out}: engineCompatibility '>=1.0.0 <0.5.0' admits no engine version")
+        f"refusing to publish {out}: engineCompatibility '>=1.0.0 <0.5.0' admits no engine version",
+        "builder.compatibility.empty", "/engineCompatibility")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.onnx"]
 
 
@@ -287,5 +292,6 @@ def test_a_failure_after_the_stage_vanished_is_reported_as_itself(tmp_path: Path
 
     monkeypatch.setattr(builder, "_validate", vanish_then_fail)
     out = tmp_path / "pkg"
-    assert build_package(spec(graphs["value"]), out) == Refusal(f"refusing to publish {out}: Input/output error")
+    assert build_package(spec(graphs["value"]), out) == Refusal(f"refusing to publish {out}: Input/output error",
+                                                                "builder.os.error")
     assert list(tmp_path.iterdir()) == []

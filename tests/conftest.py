@@ -1,8 +1,13 @@
-"""Shared by every test directory: make ``generators`` (a checkout directory, not packaged) importable.
+"""Shared by every test directory: make ``generators`` (a checkout directory, not packaged) importable,
+and choose the Hypothesis profile.
 
 Also, only under mutation testing, clear cached loaders before each test (see the fixture).
 
 Appended, not prepended: when the kit is installed, the installed ``contract`` stays the one under test.
+
+Profiles (``DICECHESS_HYPOTHESIS_PROFILE``, default ``default``): ``quick`` draws 10 examples per share,
+``default`` 100, ``thorough`` 1000; none has a deadline (a shared CI machine is not a stopwatch). Tests
+state their share with ``budget.share`` (tests/budget.py).
 """
 
 from __future__ import annotations
@@ -13,6 +18,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+PROFILES = {"quick": 10, "default": 100, "thorough": 1000}
+for _name, _examples in PROFILES.items():
+    settings.register_profile(_name, max_examples=_examples, deadline=None)
+PROFILE = os.environ.get("DICECHESS_HYPOTHESIS_PROFILE", "default")
+if PROFILE not in PROFILES:
+    raise ValueError(f"DICECHESS_HYPOTHESIS_PROFILE={PROFILE!r}: expected one of {', '.join(PROFILES)}")
+settings.load_profile(PROFILE)
 
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:

@@ -22,10 +22,10 @@ def test_the_committed_corpora_are_what_the_generator_writes() -> None:
         assert (ROOT / relative).read_bytes() == data, f"{relative} is stale: python -m contract.golden regenerate"
 
 
-def test_the_62_recorded_cases_keep_the_engine_outcome() -> None:
+def test_the_recorded_cases_keep_the_engine_outcome() -> None:
     verdicts = json.loads((golden_dir() / "recorded/engine-compatibility-verdicts.json").read_text())
     recorded = [c for c in load_cases(["engine-compatibility"]) if c.id.startswith("engine-compatibility/recorded-")]
-    assert len(verdicts["cases"]) == 62 == len(recorded)
+    assert len(verdicts["cases"]) == len(recorded) > 0
     for case, row in zip(recorded, verdicts["cases"], strict=True):
         assert case.request == {"constraint": row["constraint"], "engineVersion": row["engineVersion"]}
         assert case.expected.fields["outcome"] == row["engine"]

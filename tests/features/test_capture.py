@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from budget import share
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -87,7 +88,7 @@ def test_fast_equals_reference_on_golden_probes(probe: dict) -> None:
         assert fast == reference
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(share(0.3), suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(1, 24))
 def test_fast_equals_reference_after_random_play(seed: int, plies: int) -> None:
     start = golden_probes()[seed % 27]["fen"]
@@ -97,7 +98,7 @@ def test_fast_equals_reference_after_random_play(seed: int, plies: int) -> None:
             assert fast == reference
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(share(0.6), suppress_health_check=[HealthCheck.too_slow])
 @given(fen=dfen_strings(max_pieces=10))
 def test_fast_equals_reference_on_arbitrary_boards(fen: str) -> None:
     """Odd boards the parser accepts: several or no kings, pawns on back ranks, stray EP squares."""
@@ -105,7 +106,7 @@ def test_fast_equals_reference_on_arbitrary_boards(fen: str) -> None:
         assert fast == reference
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(share(0.8), suppress_health_check=[HealthCheck.too_slow])
 @given(fen=dfen_strings(max_pieces=8, pieces="KkNnPpQqKkQq"))
 def test_out_of_reach_shortcut_is_sound(fen: str) -> None:
     """Boards of kings, knights, pawns (and queens as targets): where the distance shortcut decides."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import chess
 import pytest
+from budget import share
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -90,7 +91,7 @@ def test_not_a_string() -> None:
         parse_fen(None)  # type: ignore[arg-type]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(share(3))
 @given(st.text(alphabet="pnbrqkPNBRQK12345678/ -wbKQkqabcdefgh0129", max_size=60))
 def test_arbitrary_text_parses_or_raises_fen_error(text: str) -> None:
     try:

@@ -16,6 +16,7 @@ from typing import Any
 import chess
 import numpy as np
 import pytest
+from budget import share
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -328,7 +329,7 @@ ROW_VALUES = JSON_VALUES | st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(share(2))
 @given(st.text(max_size=80))
 def test_any_text_parses_or_raises_a_short_fen_error(text: str) -> None:
     try:
@@ -337,7 +338,7 @@ def test_any_text_parses_or_raises_a_short_fen_error(text: str) -> None:
         assert len(str(exc)) < 400
 
 
-@settings(max_examples=200, deadline=None)
+@settings(share(2))
 @given(st.lists(ROW_VALUES, max_size=4))
 def test_any_json_rows_give_one_result_each_and_never_raise(rows: list[object]) -> None:
     results = list(extract_rows("rich-9-v1", rows))

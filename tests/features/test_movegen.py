@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from budget import share
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,7 +84,7 @@ def _random_positions(seed: int, plies: int) -> list:
     return random_game(parse_fen(start), plies, random.Random(seed))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(share(0.4))
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30))
 def test_bit_counting_mobility_equals_generation(seed: int, plies: int) -> None:
     for position in _random_positions(seed, plies)[-3:]:

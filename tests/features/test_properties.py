@@ -7,6 +7,7 @@ import random
 
 import chess
 import numpy as np
+from budget import share
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +21,7 @@ from .strategies import dfen_strings
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
 STARTS = [START] + [p["fen"] for p in golden_probes()]
 SCHEMAS = registry.schema_ids()
-FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(share(0.6), suppress_health_check=[HealthCheck.too_slow])
 
 
 def _played(seed: int, start: str, plies: int) -> list:
@@ -70,7 +71,7 @@ def test_pipeline_runs_on_played_positions(seed: int, start: str, plies: int) ->
             assert np.all(np.isfinite(vec))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(share(1.5), suppress_health_check=[HealthCheck.too_slow])
 @given(fen=dfen_strings())
 def test_any_accepted_fen_yields_finite_vectors_and_twins(fen: str) -> None:
     position = parse_fen(fen)

@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 import pytest
+from budget import share
 from golden_testkit import RECORDED
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -60,7 +61,7 @@ def test_bits_are_float32_bits() -> None:
     assert corpus.probes["x"].bits() == (0x3ED7B426, 0x429C0000)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(share(3))
 @given(st.lists(st.floats(width=32, allow_nan=False, allow_infinity=False), min_size=1, max_size=20))
 def test_rendered_values_read_back_to_the_same_float32_bits(values: list[float]) -> None:
     doc = {"schema": "s", "engineVersion": "0.12.0", "columns": [f"c{i}" for i in range(len(values))],

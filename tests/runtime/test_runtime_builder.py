@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from budget import share
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -349,7 +350,7 @@ _SMALL_CONSTRAINTS = st.lists(
               _SMALL, _SMALL, _SMALL), min_size=1, max_size=4).map(" ".join)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(share(3))
 @given(_SMALL_CONSTRAINTS)
 def test_the_witness_is_the_lowest_version_the_evaluator_admits(constraint: str) -> None:
     # Brute force over every version with components 0-4: with bounds of 0-3 the lowest admitted

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from budget import share
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,8 +23,9 @@ def test_every_recorded_case_gets_the_engines_outcome(case: dict[str, str]) -> N
     assert evaluate(case["constraint"], case["engineVersion"]).outcome == case["engine"]
 
 
-def test_the_corpus_is_the_62_recorded_cases() -> None:
-    assert len(CASES) == 62
+def test_every_recorded_case_names_its_engine_outcome() -> None:
+    assert CASES, "the recorded verdicts file holds no case"
+    assert all(case["engine"] in {o.value for o in Outcome} for case in CASES)
 
 
 # The engine's exact texts, spec/contract.md §3.3 (and the test-sourced message of §3.4).
@@ -78,13 +80,13 @@ _ALPHABET = st.sampled_from(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(share(4))
 @given(st.text(_ALPHABET, max_size=24))
 def test_schema_pattern_and_grammar_agree_on_arbitrary_strings(text: str) -> None:
     assert (_schema_pattern().search(text) is not None) == _grammar_accepts(text)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(share(2))
 @given(
     st.lists(
         st.tuples(st.sampled_from(["", "=", ">", ">=", "<", "<="]),
@@ -103,7 +105,7 @@ def test_schema_pattern_and_grammar_agree_on_well_formed_comparators(
 
 
 @given(st.text(max_size=30), st.text(max_size=16))
-@settings(max_examples=300, deadline=None)
+@settings(share(3))
 def test_evaluate_never_raises(constraint: str, version: str) -> None:
     verdict = evaluate(constraint, version)
     assert (verdict.message is None) == (verdict.outcome is Outcome.SATISFIED)

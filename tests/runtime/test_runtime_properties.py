@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from budget import share
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,21 +25,21 @@ json_values = st.recursive(
 field_names = st.sampled_from([*BASE, "inputName", "outputName", "evaluationProfile", "other"])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(share(3))
 @given(st.binary(max_size=512))
 def test_arbitrary_bytes_never_raise(data: bytes) -> None:
     result = read_manifest(data, "0.12.0")
     assert result.ok or (isinstance(result.message, str) and result.message)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(share(3))
 @given(json_values)
 def test_arbitrary_json_values_never_raise(value: Any) -> None:
     result = read_manifest(json.dumps(value).encode(), "0.12.0")
     assert result.ok or (isinstance(result.message, str) and result.message)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(share(4))
 @given(st.dictionaries(field_names, json_values, max_size=5), st.sets(field_names, max_size=3),
        st.sampled_from(["0.12.0", "1.0.0", "0.12", "", "0.12.0\n"]),
        st.sampled_from([None, "position-value", "chance-collapse", "move-prerank", "nonsense"]))
@@ -50,7 +51,7 @@ def test_mutated_manifests_never_raise(changes: dict[str, Any], removed: set[str
     assert (result.manifest is None) == (result.message is not None)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(share(0.6), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.binary(max_size=256) | json_values.map(lambda v: json.dumps(v).encode()))
 def test_package_loading_never_raises(tmp_path: Path, data: bytes) -> None:
     (tmp_path / "model.onnx").write_bytes(b"\x08\x08")

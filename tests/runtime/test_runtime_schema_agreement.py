@@ -15,6 +15,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+from budget import share
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -97,7 +99,8 @@ def loader_accepts_structurally(doc: dict[str, Any]) -> bool:
     return result.message == excluded
 
 
-@settings(max_examples=1500, deadline=None)
+@pytest.mark.slow
+@settings(share(15))
 @given(st.sampled_from(BASES), CHANGES, st.sets(st.sampled_from(FIELDS), max_size=2))
 def test_schema_and_loader_agree_on_mutated_reference_manifests(base: dict[str, Any], changes: dict[str, Any],
                                                                 removed: set[str]) -> None:

@@ -38,6 +38,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built
 
 
+@pytest.mark.slow
 def test_the_wheel_packages_the_language_neutral_sources(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for required in ("contract/py.typed", "contract/_data/schema/feature-schemas.json",
@@ -48,6 +49,7 @@ def test_the_wheel_packages_the_language_neutral_sources(wheel: Path) -> None:
         assert required in names
 
 
+@pytest.mark.slow
 def test_the_installed_kit_works_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)

@@ -1,6 +1,8 @@
-"""``python -m contract``: one entry point, one subcommand module per job.
+"""``dicechess-contract`` (also ``python -m contract``): one console script, one subcommand module per job.
 
-Exit codes are part of the stable interface: 0 accepted/served, 1 refused, 2 usage error.
+Every module listed in :data:`COMMAND_MODULES` defines ``register(subparsers)``; the parser it adds sets
+``handler`` (args -> exit code). Exit codes come from one table, :mod:`contract.core.exitcodes`, which
+``--help`` prints.
 """
 
 from __future__ import annotations
@@ -10,13 +12,12 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from contract import __version__
+from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, exit_code_help
 from contract.core.streams import make_streams_safe
 
-EXIT_OK = 0
-EXIT_REFUSED = 1
-EXIT_USAGE = 2
+PROG = "dicechess-contract"
 
-# Each module defines ``register(subparsers)``; the parser it adds sets ``handler`` (args -> exit code).
 COMMAND_MODULES: tuple[str, ...] = (
     "contract.cli.validate",
     "contract.cli.compat",
@@ -24,17 +25,44 @@ COMMAND_MODULES: tuple[str, ...] = (
     "contract.cli.extract",
     "contract.cli.bench",
     "contract.cli.pairjudge",
+    "contract.cli.golden",
+    "contract.cli.conformance",
+    "contract.cli.vendor",
 )
+
+
+class VersionAction(argparse.Action):
+    """``--version``: the kit's version and the contract versions it reads; computed only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from contract.cli.versions import version_text
+
+        print(version_text())
+        parser.exit(EXIT_OK)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m contract",
-        description="Validate, build and feed dice-chess model packages.",
+        prog=PROG,
+        description="The dice-chess model-serving contract: validate, build and feed model packages, "
+                    "check the golden corpus, run the conformance matrix, vendor the contract files.",
+        epilog=exit_code_help() + f"\n\n'{PROG} COMMAND --help' describes each command.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action=VersionAction,
+                        help="print the kit version and the contract versions it reads, then exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
+    for choice in subparsers.choices.values():
+        if choice.epilog is None:
+            choice.epilog = exit_code_help()
+            choice.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 
@@ -45,6 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     code: int = args.handler(args)
     return code
 
+
+__all__ = ["EXIT_OK", "EXIT_REFUSED", "EXIT_USAGE", "PROG", "__version__", "build_parser", "main"]
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -21,14 +21,15 @@ import platform
 import statistics
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from contract.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
-from contract.core.consoletext import console_text
+from contract.cli.jsonoutput import OUTPUT_VERSION
+from contract.core.consoletext import console_json, console_text
+from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.resources import golden_dir
 from contract.features.dfen import parse_fen, side_from_text
 from contract.features.extractors import UnknownSchemaError, extract, schema
@@ -47,6 +48,11 @@ class ProbeTiming:
     ratio: float | None
     parse_median_ms: float
     golden_match: bool | None
+
+
+def _probe_json(row: ProbeTiming) -> dict[str, Any]:
+    return {"id": row.id, "kitMedianMs": row.kit_median_ms, "engineMedianMs": row.engine_median_ms,
+            "ratio": row.ratio, "parseMedianMs": row.parse_median_ms, "goldenMatch": row.golden_match}
 
 
 def _recorded_goldens(schema_id: str) -> dict[str, np.ndarray]:
@@ -122,16 +128,16 @@ def run_bench(schema_id: str, repeat: int, warmup: int = 3, clock_name: str = "w
             "cpus": os.cpu_count(),
             "python": platform.python_implementation() + " " + platform.python_version(),
         },
-        "engine_source": engine_source,
-        "probes": [asdict(r) for r in rows],
-        "total_kit_ms": total_kit,
-        "total_engine_ms": total_engine,
-        "total_parse_ms": sum(r.parse_median_ms for r in rows),
-        "max_ratio": max_ratio,
-        "probes_over_ratio_limit": [r.id for r in rows if r.ratio is not None and r.ratio > RATIO_LIMIT],
-        "goal_met": (total_engine is not None and total_kit <= total_engine and max_ratio is not None
+        "engineSource": engine_source,
+        "probes": [_probe_json(r) for r in rows],
+        "totalKitMs": total_kit,
+        "totalEngineMs": total_engine,
+        "totalParseMs": sum(r.parse_median_ms for r in rows),
+        "maxRatio": max_ratio,
+        "probesOverRatioLimit": [r.id for r in rows if r.ratio is not None and r.ratio > RATIO_LIMIT],
+        "goalMet": (total_engine is not None and total_kit <= total_engine and max_ratio is not None
                      and max_ratio <= RATIO_LIMIT),
-        "golden_mismatches": [r.id for r in rows if r.golden_match is False],
+        "goldenMismatches": [r.id for r in rows if r.golden_match is False],
     }
 
 
@@ -139,23 +145,23 @@ def format_report(report: dict[str, Any]) -> str:
     lines = [f"schema {report['schema']}: median of {report['repeat']} extractions per probe, "
              f"{report['clock']} clock ({report['date']}, {report['machine']['python']}, "
              f"{report['machine']['cpus']} cpus)",
-             f"engine: {report['engine_source']}",
+             f"engine: {report['engineSource']}",
              f"{'probe':28s} {'kit ms':>9s} {'engine ms':>10s} {'ratio':>7s}"]
     for row in report["probes"]:
-        engine = f"{row['engine_median_ms']:10.3f}" if row["engine_median_ms"] is not None else f"{'n/a':>10s}"
+        engine = f"{row['engineMedianMs']:10.3f}" if row["engineMedianMs"] is not None else f"{'n/a':>10s}"
         ratio = f"{row['ratio']:7.2f}" if row["ratio"] is not None else f"{'n/a':>7s}"
-        flag = "" if row["golden_match"] is not False else "  GOLDEN MISMATCH"
-        lines.append(f"{row['id']:28s} {row['kit_median_ms']:9.3f} {engine} {ratio}{flag}")
-    total_engine = report["total_engine_ms"]
+        flag = "" if row["goldenMatch"] is not False else "  GOLDEN MISMATCH"
+        lines.append(f"{row['id']:28s} {row['kitMedianMs']:9.3f} {engine} {ratio}{flag}")
+    total_engine = report["totalEngineMs"]
     engine_total = f"{total_engine:10.3f}" if total_engine is not None else f"{'n/a':>10s}"
-    lines.append(f"{'total (sum of medians)':28s} {report['total_kit_ms']:9.3f} {engine_total}")
-    if report["max_ratio"] is not None:
-        lines.append(f"max ratio {report['max_ratio']:.2f}")
-    lines.append(f"parsing (not included above): {report['total_parse_ms']:.2f} ms in total")
-    if report["total_engine_ms"] is not None:
+    lines.append(f"{'total (sum of medians)':28s} {report['totalKitMs']:9.3f} {engine_total}")
+    if report["maxRatio"] is not None:
+        lines.append(f"max ratio {report['maxRatio']:.2f}")
+    lines.append(f"parsing (not included above): {report['totalParseMs']:.2f} ms in total")
+    if report["totalEngineMs"] is not None:
         lines.append("goal (total <= engine, every probe <= 3x its median): "
-                     + ("met" if report["goal_met"] else
-                        f"NOT met; over 3x: {', '.join(report['probes_over_ratio_limit']) or 'none'}"))
+                     + ("met" if report["goalMet"] else
+                        f"NOT met; over 3x: {', '.join(report['probesOverRatioLimit']) or 'none'}"))
     return "\n".join(line for line in lines if line)
 
 
@@ -200,5 +206,5 @@ def run(args: argparse.Namespace) -> int:
     except (UnknownSchemaError, ValueError) as exc:
         print(console_text(f"bench: {exc}"), file=sys.stderr)
         return EXIT_USAGE
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
-    return EXIT_REFUSED if report["golden_mismatches"] else EXIT_OK
+    print(console_json({"outputVersion": OUTPUT_VERSION, **report}, indent=2) if args.json else format_report(report))
+    return EXIT_REFUSED if report["goldenMismatches"] else EXIT_OK

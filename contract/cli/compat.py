@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 
-from contract.cli import EXIT_OK, EXIT_REFUSED
-from contract.core.consoletext import console_json, console_text
+from contract.cli.jsonoutput import print_document
+from contract.core.consoletext import console_text
+from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED
 from contract.model.compatibility import evaluate
 
 
@@ -28,14 +29,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     verdict = evaluate(args.constraint, args.engine_version)
     if args.json:
-        print(console_json({
+        fields = {
             "ok": verdict.ok,
             "message": verdict.message,
             "code": verdict.code,
             "outcome": str(verdict.outcome),
             "constraint": args.constraint,
             "engineVersion": args.engine_version,
-        }))
+        }
+        print_document(fields)
     elif verdict.ok:
         print(console_text(f"engineCompatibility '{args.constraint}' includes engine version '{args.engine_version}'"))
     else:

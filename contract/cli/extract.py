@@ -24,15 +24,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from contract.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.consoletext import console_text
+from contract.core.exitcodes import EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from contract.core.oserrors import os_error_text
 from contract.enrichment import DEFAULT_CHUNK_SIZE, FORMATS, EnrichmentError, Options, enrich_file
 from contract.enrichment.parts import parts_dir
 from contract.enrichment.rows import OptionError
 from contract.enrichment.stream import StreamOptions, enrich_stream
 from contract.features.extractors import UnknownSchemaError
 
-EXIT_INTERRUPTED = 130
 FILE_ONLY = ("jobs", "resume", "rejects", "format", "chunk_size")
 
 
@@ -70,7 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--overwrite", action="store_true", default=False,
                         help="replace an existing --output (and its rejects and metadata files)")
     files = parser.add_argument_group(
-        "file to file (--input FILE --output FILE, JSONL or Parquet; see docs/enrichment.md)")
+        "file to file (--input FILE --output FILE, JSONL or Parquet)")
     files.add_argument("--jobs", type=_positive, default=None, metavar="N",
                        help="worker processes (default 1: in this process)")
     files.add_argument("--chunk-size", type=_positive, default=None, metavar="ROWS",
@@ -126,16 +126,6 @@ def terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def describe_os_error(exc: OSError) -> str:
-    """``PATH: reason`` (``PATH -> OTHER: reason`` for a rename) rather than Python's ``[Errno N] …`` text."""
-    reason = exc.strerror or str(exc)
-    if exc.filename is None:
-        return reason
-    if exc.filename2 is not None:
-        return f"{exc.filename} -> {exc.filename2}: {reason}"
-    return f"{exc.filename}: {reason}"
-
-
 def _silence_stdout() -> None:
     """After stdout failed: point it at /dev/null so the interpreter's final flush stays quiet."""
     try:
@@ -172,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
         _silence_stdout()
         return EXIT_REFUSED
     except OSError as exc:
-        _say(describe_os_error(exc))
+        _say(os_error_text(exc))
         return EXIT_REFUSED
     except KeyboardInterrupt:
         if file_run:

@@ -9,8 +9,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from contract.cli import EXIT_OK, EXIT_REFUSED
-from contract.core.consoletext import console_json, console_text
+from contract.cli.jsonoutput import print_document, refusal_fields
+from contract.core.consoletext import console_text
+from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED
 from contract.core.refusal import Refusal
 from contract.core.registry import schema_ids
 from contract.model.builder import PackageSpec, build_package, service_cost
@@ -73,7 +74,7 @@ def run_build(args: argparse.Namespace) -> int:
     result = build_package(spec, args.out, args.engine_version)
     if isinstance(result, Refusal):
         if args.json:
-            print(console_json({"ok": False, "message": result.message}))
+            print_document(refusal_fields(result))
         else:
             print(console_text(result.message))
         return EXIT_REFUSED
@@ -82,8 +83,8 @@ def run_build(args: argparse.Namespace) -> int:
     if cost is not None:  # only reachable with --allow-service-unmountable: say what it costs, loudly
         print(console_text(f"WARNING: {cost}"), file=sys.stderr)
     if args.json:
-        print(console_json({"ok": True, "message": None, "package": str(args.out),
-                          "manifestVersion": m.manifest_version, "modelSha256": m.model_sha256}))
+        print_document({"ok": True, "message": None, "package": str(args.out),
+                        "manifestVersion": m.manifest_version, "modelSha256": m.model_sha256.lower()})
     else:
         print(console_text(f"published {args.out}: manifest {m.manifest_version}, {m.model_role},"
                            f" {m.feature_schema.id}"))

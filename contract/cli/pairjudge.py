@@ -3,7 +3,8 @@ reference loader would accept? Reads JSON, tokenizer files and safetensors heade
 
 Exit 0 accepted, 1 refused, 2 usage (bad options, an unreadable ``--packer-config`` file, legacy
 loading without its label order and packer config). ``--json`` prints
-``{"ok": bool, "message": str|null, "warnings": [...]}``.
+``{"outputVersion": 1, "ok": bool, "message": str|null, "warnings": [...]}``
+(``schema/output-pairjudge-verify-1.schema.json``).
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from contract.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from contract.cli.jsonoutput import print_document
 from contract.core import strictjson
 from contract.core.checktable import first_failure
-from contract.core.consoletext import console_json, console_text
+from contract.core.consoletext import console_text
+from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from contract.core.oserrors import os_error_reason
 from contract.pairjudge import LAYERS, Verdict, verify_bundle
 from contract.pairjudge.bundle import ARGUMENT_CHECKS, Arguments
 from contract.pairjudge.legacy import NOT_PROOF, declare_legacy
@@ -84,7 +87,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _usage(args: argparse.Namespace, message: str) -> int:
     if args.json:
-        print(console_json(Verdict(False, message).to_json()))
+        print_document(Verdict(False, message).to_json())
     print(console_text(f"usage error: {message}"), file=sys.stderr)
     return EXIT_USAGE
 
@@ -93,7 +96,7 @@ def _packer_config(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     try:
         value = strictjson.parse(path.read_bytes())
     except OSError as exc:
-        return None, f"cannot read --packer-config {path}: {exc.strerror or exc}"
+        return None, f"cannot read --packer-config {path}: {os_error_reason(exc)}"
     except strictjson.JsonRefusal as exc:
         return None, f"--packer-config {path} is {exc}"
     if not isinstance(value, dict):
@@ -127,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         document = verdict.to_json()
         if reference is not None:
             document["reference"] = reference.to_json()
-        print(console_json(document))
+        print_document(document)
     else:
         for warning in verdict.warnings:
             print(console_text(f"warning: {warning}"))
@@ -160,7 +163,7 @@ def run_declare(args: argparse.Namespace) -> int:
     outcome = declare_legacy(args.source, args.target, order, packer)
     warnings = [] if outcome.verdict is None else list(outcome.verdict.warnings)
     if args.json:
-        print(console_json({"ok": outcome.ok, "message": outcome.message, "warnings": warnings, "note": NOT_PROOF}))
+        print_document({"ok": outcome.ok, "message": outcome.message, "warnings": warnings, "note": NOT_PROOF})
     else:
         for warning in warnings:
             print(console_text(f"warning: {warning}"))

@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from contract.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
-from contract.core.consoletext import console_json, console_text
+from contract.cli.jsonoutput import print_document, refusal_fields
+from contract.core.consoletext import console_text
+from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.refusal import Refusal
 from contract.model.manifest_schema import known_roles
 from contract.model.package import ModelPackage
@@ -67,13 +68,13 @@ def run(args: argparse.Namespace) -> int:
             loaded = graph_refusal.prefixed(loaded.model_text)
     if isinstance(loaded, Refusal):
         if args.json:
-            print(console_json({"ok": False, "message": loaded.message, "code": loaded.code, "field": loaded.field}))
+            print_document(refusal_fields(loaded))
         else:
             print(console_text(f"refusing to serve: {loaded.message}"))
         return EXIT_REFUSED
     summary = _summary(loaded)
     if args.json:
-        print(console_json({"ok": True, "message": None, **summary}))
+        print_document({"ok": True, "message": None, **summary})
     else:
         print(console_text(
             f"serving {summary['modelId']}: {summary['modelRole']}, {summary['featureSchema']} "

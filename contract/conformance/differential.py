@@ -28,9 +28,10 @@ from contract.conformance import engine_build
 from contract.conformance.protocol import LiveAdapter
 from contract.conformance.runner import env_variable
 from contract.core import registry
+from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.resources import data_root, golden_dir
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_FAILED = EXIT_REFUSED
 DEFAULT_POSITIONS: Final = 2000
 DEFAULT_SEED: Final = 20261130
 GAME_TURNS: Final = 80

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from contract.conformance import engine_build
+from contract.core.oserrors import os_error_reason
 
 TIMEOUT: Final = 1800.0
 
@@ -32,7 +33,7 @@ def engine_medians(schema_id: str, probes: Sequence[dict[str, Any]], version: st
     except subprocess.TimeoutExpired:
         return None, f"the engine's timing did not finish within {timeout:g} s"
     except OSError as exc:
-        return None, f"cannot run java: {exc.strerror or exc}"
+        return None, f"cannot run java: {os_error_reason(exc)}"
     if done.returncode != 0:
         return None, f"the engine's timing exited with status {done.returncode}: {done.stderr.strip()[-300:]}"
     medians: dict[str, float] = {}

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Final
 
 from contract.core.errors import ContractError
+from contract.core.oserrors import os_error_reason
 from contract.core.resources import data_root
 
 ENGINE_ARTIFACT: Final = "com.fortemate:dicechess-engine_3"
@@ -122,10 +123,10 @@ def build(version: str = DEFAULT_ENGINE_VERSION, *, without_engine: bool = False
     except subprocess.TimeoutExpired:
         return EngineBuild(version, None, f"Maven did not finish building adapters/jvm within {timeout:g} s")
     except OSError as exc:
-        return EngineBuild(version, None, f"cannot run Maven ({mvn}): {exc.strerror or exc}")
+        return EngineBuild(version, None, f"cannot run Maven ({mvn}): {os_error_reason(exc)}")
     if done.returncode != 0:
         return EngineBuild(version, None, maven_reason(done.stdout + "\n" + done.stderr, version))
     try:
         return EngineBuild(version, command_for(directory, java))
     except OSError as exc:
-        return EngineBuild(version, None, f"Maven succeeded but wrote no classpath file: {exc.strerror or exc}")
+        return EngineBuild(version, None, f"Maven succeeded but wrote no classpath file: {os_error_reason(exc)}")

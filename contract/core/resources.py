@@ -37,3 +37,8 @@ def golden_dir() -> Path:
 def is_checkout() -> bool:
     """True when running from a source tree (the corpus can be regenerated in place)."""
     return data_root() != _PACKAGE_DIR / "_data"
+
+
+def is_installed_data(path: Path) -> bool:
+    """True when ``path`` is the data an installed wheel ships (read-only: it belongs to the install)."""
+    return path.resolve() == (_PACKAGE_DIR / "_data").resolve()

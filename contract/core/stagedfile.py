@@ -24,8 +24,17 @@ def temporary_sibling(path: Path) -> Path:
 
 
 def sync_path(path: Path) -> None:
-    """fsync a file or a directory by name (a filesystem that cannot sync directories is tolerated)."""
-    fd = os.open(path, os.O_RDONLY)
+    """fsync a file or a directory by name.
+
+    A filesystem that cannot sync directories is tolerated, and so is a platform that cannot open a
+    directory at all (Windows refuses with EACCES; NTFS journals a rename itself).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        if exc.errno in (errno.EACCES, errno.EISDIR, errno.EPERM) and path.is_dir():
+            return
+        raise
     try:
         os.fsync(fd)
     except OSError as exc:

@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from contract.core.oserrors import os_error_reason
 from contract.enrichment.rows import EnrichmentError
 
 Identity = tuple[int, int]
@@ -75,7 +76,7 @@ def _stat(path: Path) -> os.stat_result | None:
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
-        raise EnrichmentError(f"{path}: cannot be checked ({exc.strerror or exc})") from None
+        raise EnrichmentError(f"{path}: cannot be checked ({os_error_reason(exc)})") from None
 
 
 def _source_identity(source: Source) -> Identity | None:
@@ -154,4 +155,4 @@ def naming(path: Path, doing: str = "cannot be written") -> Iterator[None]:
     except BrokenPipeError:  # the reader went away (``| head``): not a failure to report
         raise
     except OSError as exc:
-        raise EnrichmentError(f"{path}: {doing} ({exc.strerror or exc})") from None
+        raise EnrichmentError(f"{path}: {doing} ({os_error_reason(exc)})") from None

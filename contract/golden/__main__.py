@@ -1,5 +1,5 @@
 import sys
 
-from contract.golden.cli import main
+from contract.cli.golden import main
 
 sys.exit(main())

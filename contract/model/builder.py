@@ -37,12 +37,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from contract.core import strictjson
+from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal, refusal
 from contract.core.registry import feature_schemas
 from contract.core.stagedfile import sync_path, write_atomic
 from contract.model.compatibility import INT_MAX, Version, evaluate, parse_constraint
 from contract.model.manifest_schema import default_of, known_roles
-from contract.model.package import MANIFEST_FILE_NAME, MODEL_FILE_NAME, ModelPackage
+from contract.model.package import MANIFEST_FILE_NAME, MODEL_FILE_NAME, ModelPackage, path_text
 from contract.model.tensors import check_graph, open_session, read_graph
 
 REFUSAL_FILE: Final = "REFUSED.txt"
@@ -205,10 +206,15 @@ def _publish(staged: Path, out: Path) -> Refusal | None:
     return None
 
 
-def _keep_failed(staged: Path, out: Path, problem: Refusal) -> Refusal:
-    """Move a refused staging directory aside, with the refusal in it; paths in the message follow it."""
+def _keep_failed(staged: Path, model: Path, out: Path, problem: Refusal) -> Refusal:
+    """Move a refused staging directory aside, with the refusal in it.
+
+    The message names the user's paths: the staged graph is their ``--model``, the staged manifest is the
+    one that would have been published at ``out``. The refused copy is ``<out>.failed-<hex>`` (``REFUSED.txt``).
+    """
     failed = out.with_name(f"{out.name}.failed-{secrets.token_hex(4)}")
-    message = problem.message.replace(str(staged), str(failed))
+    message = problem.message.replace(path_text(staged / MODEL_FILE_NAME), path_text(model))
+    message = message.replace(path_text(staged), path_text(out))
     # A path from undecodable bytes holds lone surrogates: written as escapes, as the console shows them.
     write_atomic(staged / REFUSAL_FILE, (message + "\n").encode("utf-8", "backslashreplace"))
     os.rename(staged, failed)
@@ -216,7 +222,7 @@ def _keep_failed(staged: Path, out: Path, problem: Refusal) -> Refusal:
 
 
 def _os_refusal(exc: OSError) -> Refusal:
-    reason = exc.strerror or exc.__class__.__name__
+    reason = os_error_reason(exc)
     if exc.filename is None:
         return refusal("builder.os.error", reason=reason)
     return refusal("builder.os.fileError", path=exc.filename, reason=reason)
@@ -243,7 +249,8 @@ def build_package(spec: PackageSpec, out: Path, engine_version: str | None = Non
 def _build(spec: PackageSpec, out: Path, engine_version: str | None) -> ModelPackage | Refusal:
     if out.exists() or out.is_symlink():
         return refusal("builder.destination.exists", path=out)
-    if not out.parent.is_dir():
+    missing_parents = not out.parent.exists() and not out.parent.is_symlink()
+    if not missing_parents and not out.parent.is_dir():
         return refusal("builder.parent.notDirectory", parent=out.parent).prefixed(_publishing(out))
     model = Path(spec.model)
     if not (model.is_file() and os.access(model, os.R_OK)):
@@ -258,7 +265,7 @@ def _build(spec: PackageSpec, out: Path, engine_version: str | None) -> ModelPac
     try:  # read once: the bytes inspected, digested and staged are the same bytes
         graph = read_graph(model)
     except OSError as exc:
-        return refusal("package.model.digestError", path=model, reason=exc.strerror).prefixed(_publishing(out))
+        return refusal("package.model.digestError", path=model, reason=os_error_reason(exc)).prefixed(_publishing(out))
     names = _graph_tensor_names(model, graph)
     if isinstance(names, Refusal):
         return names.prefixed(_publishing(out))
@@ -267,6 +274,8 @@ def _build(spec: PackageSpec, out: Path, engine_version: str | None) -> ModelPac
     if isinstance(document, Refusal):
         return document.prefixed(_publishing(out))
 
+    if missing_parents:  # only now that nothing can refuse before staging
+        out.parent.mkdir(parents=True, exist_ok=True)
     staged = out.with_name(f".{out.name}.tmp-{secrets.token_hex(6)}")
     staged.mkdir()
     try:
@@ -275,7 +284,7 @@ def _build(spec: PackageSpec, out: Path, engine_version: str | None) -> ModelPac
         sync_path(staged)
         problem = _validate(staged, host, spec.role)
         if problem is not None:
-            return _keep_failed(staged, out, problem)
+            return _keep_failed(staged, model, out, problem)
         problem = _publish(staged, out)
         if problem is not None:
             shutil.rmtree(staged)

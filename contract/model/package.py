@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Final
 
+from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal, refusal
 from contract.core.strictjson import MAX_BYTES
 from contract.model.manifest import Manifest, read_manifest
@@ -54,22 +55,24 @@ def _readable_file(path: Path) -> bool:
         return False
 
 
-def _io_message(exc: OSError) -> str:
-    return exc.strerror or exc.__class__.__name__
-
-
 def open_regular(path: Path) -> BinaryIO:
     """Open a regular file for reading, or raise OSError — never block on a FIFO or a device.
 
     The readability check runs before the open; if the path is swapped for a FIFO in between, a
     plain ``open`` would wait forever for a writer. Opening non-blocking and checking what was opened
-    closes that gap.
+    closes that gap. A platform without ``O_NONBLOCK`` (Windows) has no FIFO a path can name, so there
+    the path is checked before the open and the opened file again after it.
     """
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    nonblocking: int | None = getattr(os, "O_NONBLOCK", None)
+    flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    if nonblocking is None and not stat.S_ISREG(os.stat(path).st_mode):
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    fd = os.open(path, flags if nonblocking is None else flags | nonblocking)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(errno.EINVAL, "not a regular file", str(path))
-        os.set_blocking(fd, True)
+        if nonblocking is not None:
+            os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
@@ -213,7 +216,7 @@ class ModelPackage:
         except _Outside:
             return outside_refusal(manifest_text)
         except OSError as exc:
-            return refusal("package.manifest.readError", reason=_io_message(exc)).prefixed(manifest_text)
+            return refusal("package.manifest.readError", reason=os_error_reason(exc)).prefixed(manifest_text)
         if len(data) > MAX_BYTES:
             return refusal("package.manifest.tooLarge", limit=MAX_BYTES).prefixed(manifest_text)
 
@@ -227,7 +230,8 @@ class ModelPackage:
         except _Outside:
             return outside_refusal(model_text)
         except OSError as exc:
-            return refusal("package.model.digestError", path=model_text, reason=_io_message(exc)).prefixed(model_text)
+            reason = os_error_reason(exc)
+            return refusal("package.model.digestError", path=model_text, reason=reason).prefixed(model_text)
         actual = hashlib.sha256(graph).hexdigest()
         declared = result.manifest.model_sha256
         if declared.lower() != actual:

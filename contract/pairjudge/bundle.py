@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from contract.core.checktable import PASS, Check, Entry, Fields, ForEach, Within, first_failure
+from contract.core.oserrors import os_error_reason
 from contract.pairjudge import adapter, architecture, referencejson, tokenizerjson
 from contract.pairjudge.manifest import (
     LABELS,
@@ -164,7 +165,7 @@ def _read_json_file(path: Path, name: str, warnings: list[str]) -> tuple[Any, st
             return None, f"{name} is larger than {MAX_SIDE_JSON_BYTES} bytes"
         data = path.read_bytes()
     except OSError as exc:
-        return None, f"{name} cannot be read ({exc.strerror or exc})"
+        return None, f"{name} cannot be read ({os_error_reason(exc)})"
     parsed = referencejson.load(data, name, referencejson.SIDE_MAX_DEPTH)
     if isinstance(parsed, referencejson.JsonProblem):
         return None, parsed.problem

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from contract.core import strictjson
+from contract.core.oserrors import os_error_reason
 from contract.core.stagedfile import temporary_sibling
 from contract.pairjudge.bundle import CONFIG_FILE, verify_bundle
 from contract.pairjudge.manifest import MANIFEST_NAME, label_order_problem
@@ -104,7 +105,7 @@ def declare_legacy(
     try:
         config = declared_config((source / CONFIG_FILE).read_bytes(), order)
     except OSError as exc:
-        return _refused(f"cannot read SOURCE {CONFIG_FILE}: {exc.strerror or exc}")
+        return _refused(f"cannot read SOURCE {CONFIG_FILE}: {os_error_reason(exc)}")
     if isinstance(config, str):
         return _refused(config)
     stage = temporary_sibling(target)
@@ -118,7 +119,7 @@ def declare_legacy(
             return _refused(f"TARGET {target} appeared while copying; nothing published")
         os.rename(stage, target)
     except OSError as exc:
-        return _refused(f"cannot write TARGET {target}: {exc.strerror or exc}")
+        return _refused(f"cannot write TARGET {target}: {os_error_reason(exc)}")
     finally:
         if stage.exists():
             shutil.rmtree(stage, ignore_errors=True)

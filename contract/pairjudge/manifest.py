@@ -28,6 +28,7 @@ from jsonschema import Draft202012Validator
 
 from contract.core import resources
 from contract.core.checktable import PASS, Check, Entry, Fields, ForEach, Within
+from contract.core.oserrors import os_error_reason
 from contract.pairjudge import referencejson
 from contract.pairjudge.packer import PACKER_CHECKS, PackerSubject, json_kind
 
@@ -140,7 +141,7 @@ def _readable(s: ManifestSubject) -> Fields | None:
     try:
         s.raw = s.path.read_bytes()[: MAX_MANIFEST_BYTES + 1]
     except OSError as exc:
-        return {"problem": exc.strerror or str(exc)}
+        return {"problem": os_error_reason(exc)}
     return PASS
 
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from contract.core.oserrors import os_error_reason
+
 TIMEOUT_SECONDS = 600.0
 _MAX_MESSAGE = 600
 _MARK = "PAIRJUDGE-REFERENCE "
@@ -95,7 +97,7 @@ def ask_reference(
     except subprocess.TimeoutExpired:
         return _unavailable(f"the reference gave no answer within {timeout:g} s")
     except OSError as exc:
-        return _unavailable(f"cannot run {python}: {exc.strerror or exc}")
+        return _unavailable(f"cannot run {python}: {os_error_reason(exc)}")
     lines = [line for line in done.stdout.splitlines() if line.startswith(_MARK)]
     if not lines:
         return _unavailable(f"the reference process ended (exit {done.returncode}) without an answer")

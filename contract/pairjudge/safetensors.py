@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from contract.core import strictjson
+from contract.core.oserrors import os_error_reason
 
 MAX_HEADER_BYTES = 100_000_000
 _USIZE_LIMIT = 2**64  # the reference reader does overflow-checked usize arithmetic
@@ -213,5 +214,5 @@ def read_header(path: Path) -> HeaderResult:
                 if length <= MAX_HEADER_BYTES and 8 + length <= size:
                     prefix += handle.read(length)
     except OSError as exc:
-        return HeaderRefusal(f"cannot be read ({exc.strerror or exc})")
+        return HeaderRefusal(f"cannot be read ({os_error_reason(exc)})")
     return parse_header(prefix, size)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from contract.core.oserrors import os_error_reason
 from contract.pairjudge import referencejson, tokenizerjson
 
 CONFIG_FILE = "tokenizer_config.json"
@@ -79,7 +80,7 @@ class _Files:
                 raise _Refusal(f"{name} is larger than {MAX_TOKENIZER_BYTES} bytes")
             data = path.read_bytes()
         except OSError as exc:
-            raise _Refusal(f"{name} cannot be read ({exc.strerror or exc})") from None
+            raise _Refusal(f"{name} cannot be read ({os_error_reason(exc)})") from None
         parsed = referencejson.load(data, name, referencejson.SIDE_MAX_DEPTH)
         if isinstance(parsed, referencejson.JsonProblem):
             raise _Refusal(parsed.problem)

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from golden_testkit import ROOT, copy_checkout, edit_vector, run_golden
 
-from contract.golden.cli import main as golden_main
+from contract.cli.golden import main as golden_main
 
 VISIBLE_PROBES = ("return Array.prototype.filter.call(document.querySelectorAll('section.probe[data-probe-id]'),"
                   " function (e) { return !e.hidden; }).map(function (e) { return e.dataset.probeId; });")

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from contract.conformance import __main__ as cli
+from contract.cli import conformance as cli
 from contract.conformance.corpus import load_cases
 from contract.conformance.protocol import request_problem
 from contract.core.resources import golden_dir

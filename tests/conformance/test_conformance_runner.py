@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from contract.conformance import __main__ as cli
+from contract.cli import conformance as cli
 from contract.conformance.corpus import Case, Expected, load_cases
 from contract.conformance.divergences import Divergence, DivergenceFileError, load
 from contract.conformance.report import as_json, as_text

@@ -205,7 +205,7 @@ def test_java_adapter_speaks_the_protocol_without_the_engine(capsys: pytest.Capt
 
 def test_regenerate_from_engine_refuses_without_a_live_engine(monkeypatch: pytest.MonkeyPatch,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
-    from contract.golden import cli as golden_cli
+    from contract.cli import golden as golden_cli
 
     _no_jvm(monkeypatch)
     monkeypatch.delenv("DICECHESS_CONFORMANCE_ENGINE", raising=False)
@@ -217,7 +217,7 @@ def test_regenerate_from_engine_refuses_without_a_live_engine(monkeypatch: pytes
 
 def test_regenerate_from_engine_refuses_a_differing_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
-    from contract.golden import cli as golden_cli
+    from contract.cli import golden as golden_cli
 
     monkeypatch.setenv("DICECHESS_CONFORMANCE_ENGINE", _flipped_adapter(tmp_path))
     status = golden_cli.main(["--quiet", "--root", str(data_root()), "regenerate", "--from-engine", "0.12.0"])

@@ -97,9 +97,9 @@ def test_module_entry_point_runs() -> None:
 def test_bench_report_structure() -> None:
     report = run_bench("kcp-13", repeat=1, warmup=0)
     assert report["probes"]
-    assert report["golden_mismatches"] == []
-    assert all(p["golden_match"] is True for p in report["probes"])
-    assert report["total_engine_ms"] == pytest.approx(49.302, abs=1e-3)
+    assert report["goldenMismatches"] == []
+    assert all(p["goldenMatch"] is True for p in report["probes"])
+    assert report["totalEngineMs"] == pytest.approx(49.302, abs=1e-3)
     assert all(p["ratio"] is not None for p in report["probes"])
     text = format_report(report)
     assert "start-w" in text and "total (sum of medians)" in text
@@ -108,5 +108,5 @@ def test_bench_report_structure() -> None:
 def test_bench_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--schema", "raw-board-768-v1", "--repeat", "1", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["schema"] == "raw-board-768-v1" and report["total_engine_ms"] is None
+    assert report["schema"] == "raw-board-768-v1" and report["totalEngineMs"] is None
     assert main(["bench", "--schema", "nope", "--repeat", "1"]) == 2

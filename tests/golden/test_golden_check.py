@@ -10,7 +10,7 @@ from golden_testkit import ROOT, copy_checkout, edit_vector, run_golden, snapsho
 
 import generators.probes as probe_generator
 from contract import features
-from contract.golden.cli import main
+from contract.cli.golden import main
 
 
 def test_check_passes_on_the_committed_corpus(capsys: pytest.CaptureFixture[str]) -> None:
@@ -139,9 +139,11 @@ def test_a_failing_generator_is_named_without_a_traceback(
 
 
 def test_a_directory_that_is_not_a_checkout_is_refused(tmp_path: Path) -> None:
-    result = run_golden(tmp_path, "check")
+    result = run_golden(ROOT, "--root", str(tmp_path), "check")
     assert result.returncode == 2
     assert "is not a dicechess-contract checkout: it has no golden/ and generators/" in result.stderr
+    late = run_golden(ROOT, "check", "--root", str(tmp_path))  # options also after the subcommand
+    assert late.returncode == 2 and late.stderr == result.stderr
     missing = run_golden(ROOT, "--root", str(tmp_path / "nowhere"), "check")
     assert missing.returncode == 2
     assert "no such directory" in missing.stderr

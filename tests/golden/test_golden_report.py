@@ -15,7 +15,7 @@ from golden_testkit import ROOT, copy_checkout, edit_vector, run_golden
 
 import contract
 from contract import features
-from contract.golden.cli import main
+from contract.cli.golden import main
 
 
 def _probe_ids() -> list[str]:

@@ -25,7 +25,7 @@ def _json_run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int,
 def test_pairjudge_cli_accepts_with_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, document = _json_run(capsys, [ADAPTER])
     assert code == 0
-    assert document == {"ok": True, "message": None, "warnings": []}
+    assert document == {"outputVersion": 1, "ok": True, "message": None, "warnings": []}
 
 
 def test_pairjudge_cli_refuses_backbone(capsys: pytest.CaptureFixture[str]) -> None:

@@ -105,8 +105,13 @@ def test_declare_legacy_command_line(tmp_path: Path) -> None:
     again = subprocess.run([*command, "--json"], capture_output=True, text=True, check=False)
     assert again.returncode == 1
     document = json.loads(again.stdout)
-    assert set(document) == {"ok", "message", "warnings", "note"}
+    assert set(document) == {"outputVersion", "ok", "message", "warnings", "note"}
     assert document["note"] == NOT_PROOF
+    from jsonschema import Draft202012Validator
+
+    from contract.core.resources import schema_dir
+    schema = json.loads((schema_dir() / "output-pairjudge-declare-legacy-1.schema.json").read_text(encoding="utf-8"))
+    assert [e.message for e in Draft202012Validator(schema).iter_errors(document)] == []
     bad = [*command[:-4], "--label-order", "tie,tie,a_wins", "--packer-config", str(packer)]
     usage = subprocess.run(bad, capture_output=True, text=True, check=False)
     assert usage.returncode == 2

@@ -60,6 +60,11 @@ def test_reference_not_importable_is_reported_not_agreed(tmp_path: Path) -> None
     assert document["reference"]["available"] is False
     assert document["reference"]["ok"] is None
     assert "not importable" in document["reference"]["message"]
+    from jsonschema import Draft202012Validator
+
+    from contract.core.resources import schema_dir
+    schema = json.loads((schema_dir() / "output-pairjudge-verify-1.schema.json").read_text(encoding="utf-8"))
+    assert [e.message for e in Draft202012Validator(schema).iter_errors(document)] == []
     text = _verify("--reference", env=env)
     assert "reference: not asked" in text.stdout
 

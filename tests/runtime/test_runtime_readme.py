@@ -29,7 +29,7 @@ def test_the_ci_script_runs_the_readme_test_command() -> None:
 def test_the_main_command_validates_the_example_and_checks_the_corpus() -> None:
     command = _block("main-command")
     assert "contract validate golden/example-package --engine-version 0.12.0" in command
-    assert "contract.golden check" in command
+    assert "dicechess-contract golden check" in command
 
 
 def test_the_python_example_runs() -> None:

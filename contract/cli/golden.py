@@ -1,4 +1,5 @@
-"""``python -m contract.golden regenerate | check | report``: keep the golden corpus and prove it.
+"""``dicechess-contract golden check | report | regenerate`` (also ``python -m contract.golden``): keep the
+golden corpus and prove it.
 
 * ``regenerate [--accept-drift REASON]`` runs every generator and writes each changed file atomically.
   If a vector of an existing probe would change it prints the drift table and writes nothing (exit 1),
@@ -15,8 +16,11 @@
   boards, tags and vectors, drift and disagreement highlighted with a per-probe diff
   (:mod:`contract.golden.report`).
 
-``--root DIR`` names the checkout (default: the current directory, which must hold ``golden/`` and
-``generators/``). Exit codes: 0 ok, 1 refused or differs, 2 usage error. Progress goes to stderr.
+``--root DIR`` (before or after the subcommand) names the corpus: a directory holding ``golden/`` and
+``generators/``. Without it: the current directory if it is a checkout, else the kit's own corpus (the
+checkout of an editable install, or the copy an installed wheel ships under ``contract/_data/``, which
+``check`` and ``report`` read and ``regenerate`` refuses to write). Exit codes:
+:mod:`contract.core.exitcodes`. Progress goes to stderr.
 """
 
 from __future__ import annotations
@@ -28,40 +32,52 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from contract.cli import PROG
 from contract.core import progress, provenance
 from contract.core.consoletext import console_text
 from contract.core.errors import CorpusError
+from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from contract.core.oserrors import os_error_text
+from contract.core.resources import data_root, is_installed_data
 from contract.core.stagedfile import write_atomic
-from contract.core.streams import make_streams_safe
 from contract.golden import corpus, drift, recorded, report, validation
 from contract.golden.vectors import VectorFileError, read
 
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
+EXIT_FAILED = EXIT_REFUSED
 DIFF_LINES = 60
 DIFF_LINE_WIDTH = 160
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m contract.golden",
-        description="Regenerate, check and show the dicechess-contract golden corpus.",
+def _common_options(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument("--root", metavar="DIR", default=default,
+                        help="the corpus to work on: a checkout holding golden/ and generators/ (default: the "
+                             "current directory if it is one, else the installed kit's own corpus)")
+    parser.add_argument("--quiet", action="store_true", default=default, help="no progress lines on stderr")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "golden",
+        help="check, report or regenerate the golden corpus",
+        description="Check the golden corpus against its generators, its schemas and the recorded corpora, "
+                    "write an HTML report of it, or (in a checkout) regenerate it.",
     )
-    parser.add_argument("--root", metavar="DIR",
-                        help="repository root holding golden/ and generators/ (default: current directory)")
-    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    regen = sub.add_parser("regenerate", help="rewrite the corpus from the generators")
+    _common_options(parser, None)
+    # The same options after the subcommand (``golden check --root X``); SUPPRESS keeps an earlier value.
+    late = argparse.ArgumentParser(add_help=False)
+    _common_options(late, argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="golden_command", metavar="COMMAND", required=True)
+    regen = sub.add_parser("regenerate", parents=[late], help="rewrite the corpus of a checkout from its generators")
     regen.add_argument("--accept-drift", metavar="REASON",
                        help="accept changed vectors of existing probes; REASON goes into the drift log")
     regen.add_argument("--from-engine", metavar="VERSION",
                        help="check every generated vector against the live engine VERSION first; write only if"
                             " all are bit-identical")
-    sub.add_parser("check", help="fail if the committed corpus differs from the generators or a recording")
-    rep = sub.add_parser("report", help="write a static HTML page of every probe")
+    sub.add_parser("check", parents=[late],
+                   help="fail if the corpus differs from its generators, its schemas or a recording")
+    rep = sub.add_parser("report", parents=[late], help="write a static HTML page of every probe")
     rep.add_argument("--output", metavar="DIR", required=True, help="directory to write index.html into")
-    return parser
+    parser.set_defaults(handler=run, parser=parser)
 
 
 def _say(text: str = "") -> None:
@@ -112,7 +128,7 @@ def run_check(root: Path) -> int:
         old = committed[path]
         if old is None:
             failures += 1
-            _say(f"FAIL {path}: missing (run: python -m contract.golden regenerate)")
+            _say(f"FAIL {path}: missing (run: dicechess-contract golden regenerate)")
         elif old != data:
             failures += 1
             _say(f"FAIL {path}: the committed file differs from what the generators produce")
@@ -123,7 +139,7 @@ def run_check(root: Path) -> int:
     log_path = root / corpus.DRIFT_LOG
     if not log_path.is_file():
         failures += 1
-        _say(f"FAIL {corpus.DRIFT_LOG}: missing (run: python -m contract.golden regenerate)")
+        _say(f"FAIL {corpus.DRIFT_LOG}: missing (run: dicechess-contract golden regenerate)")
     progress.note("validating corpus files against schema/")
     files = validation.corpus_files(root, generated)
     validated, problems = validation.validate_files(files, _load_schema(root, generated))
@@ -157,7 +173,7 @@ def run_from_engine(generated: dict[str, bytes], version: str) -> int | None:
     try:
         engine_build.check_version(version)
     except engine_build.EngineVersionError as exc:
-        print(f"python -m contract.golden regenerate: {exc}", file=sys.stderr)
+        print(console_text(f"{PROG} golden regenerate: {exc}"), file=sys.stderr)
         return EXIT_USAGE
     command, source = differential.engine_command(None, version)
     if command is None:
@@ -233,29 +249,52 @@ def run_report(root: Path, output: str) -> int:
     return EXIT_OK
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    make_streams_safe()
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command == "regenerate" and args.accept_drift is not None and not args.accept_drift.strip():
-        parser.error("--accept-drift needs a non-blank REASON")
+def _root(args: argparse.Namespace) -> Path:
+    if args.root is not None:
+        return corpus.find_root(args.root)
+    here = Path.cwd()
+    if corpus.is_root(here):
+        return here.resolve()
+    kit = data_root()
+    if corpus.is_root(kit):
+        return kit
+    return corpus.find_root(None)  # refused, naming the current directory
+
+
+def run(args: argparse.Namespace) -> int:
+    command = args.golden_command
+    if command == "regenerate" and args.accept_drift is not None and not args.accept_drift.strip():
+        args.parser.error("--accept-drift needs a non-blank REASON")
+    try:
+        root = _root(args)
+    except CorpusError as exc:
+        print(console_text(f"{PROG} golden: {exc}"), file=sys.stderr)
+        return EXIT_USAGE
+    if command == "regenerate" and is_installed_data(root):
+        print(console_text(f"{PROG} golden regenerate: {root} is the installed kit's corpus, which is read-only; "
+                           "regenerate runs in a dicechess-contract checkout (cd into it or pass --root DIR)"),
+              file=sys.stderr)
+        return EXIT_USAGE
     progress.enable(not args.quiet)
     try:
-        root = corpus.find_root(args.root)
-    except CorpusError as exc:
-        print(console_text(f"python -m contract.golden: {exc}"), file=sys.stderr)
-        return EXIT_USAGE
-    try:
-        if args.command == "regenerate":
+        if command == "regenerate":
             return run_regenerate(root, args.accept_drift, args.from_engine)
-        if args.command == "check":
+        if command == "check":
             return run_check(root)
         return run_report(root, args.output)
     except (CorpusError, VectorFileError, OSError) as exc:
-        print(console_text(f"python -m contract.golden {args.command}: {exc}"), file=sys.stderr)
+        text = os_error_text(exc) if isinstance(exc, OSError) else str(exc)
+        print(console_text(f"{PROG} golden {command}: {text}"), file=sys.stderr)
         return EXIT_FAILED
     finally:
         progress.enable(False)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m contract.golden ARGS`` is ``dicechess-contract golden ARGS``."""
+    from contract.cli import main as kit_main
+
+    return kit_main(["golden", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,36 @@
+"""One way to say what an operating-system error was: ``PATH: reason``, never Python's ``[Errno N] …``.
+
+>>> os_error_text(FileNotFoundError(2, "No such file or directory", "a/b.json"))
+'a/b.json: No such file or directory'
+>>> os_error_text(OSError(18, "Invalid cross-device link", "a", "b"))
+'a -> b: Invalid cross-device link'
+>>> os_error_text(PermissionError(13, "Permission denied"))
+'Permission denied'
+>>> os_error_text(FileNotFoundError(2, "No such file or directory", "x"), with_path=False)
+'No such file or directory'
+"""
+
+from __future__ import annotations
+
+import os
+
+
+def os_error_reason(exc: OSError) -> str:
+    """The reason alone: the system's text, else the exception's own words, else its class name."""
+    if exc.strerror:
+        return exc.strerror
+    return str(exc) or exc.__class__.__name__
+
+
+def os_error_text(exc: OSError, *, with_path: bool = True) -> str:
+    """``PATH: reason`` (``PATH -> OTHER: reason`` for a rename); the reason alone without a path."""
+    reason = os_error_reason(exc)
+    if not with_path or exc.filename is None:
+        return reason
+    first = os.fsdecode(exc.filename) if isinstance(exc.filename, bytes | os.PathLike) else str(exc.filename)
+    if exc.filename2 is not None:
+        return f"{first} -> {exc.filename2}: {reason}"
+    return f"{first}: {reason}"
+
+
+__all__ = ["os_error_reason", "os_error_text"]

@@ -18,7 +18,7 @@ import pytest
 from enrichment_data import cli_env, corpus_rows, write_jsonl
 
 from contract.cli import main
-from contract.cli.extract import describe_os_error
+from contract.core.oserrors import os_error_text
 from contract.enrichment import EnrichmentError, Options, enrich_file, enrich_table, pipeline
 from contract.enrichment.jsonl import MAX_LINE_BYTES
 from contract.features import UnknownSchemaError
@@ -112,10 +112,10 @@ def test_a_failure_while_assembling_leaves_every_previous_file_untouched(
 
 
 def test_os_errors_read_as_path_and_reason() -> None:
-    assert describe_os_error(FileNotFoundError(2, "No such file or directory", "/x/y")) == \
+    assert os_error_text(FileNotFoundError(2, "No such file or directory", "/x/y")) == \
         "/x/y: No such file or directory"
-    assert describe_os_error(IsADirectoryError(21, "Is a directory", "/a", None, "/b")) == "/a -> /b: Is a directory"
-    assert describe_os_error(OSError(errno.ENOSPC, "No space left on device")) == "No space left on device"
+    assert os_error_text(IsADirectoryError(21, "Is a directory", "/a", None, "/b")) == "/a -> /b: Is a directory"
+    assert os_error_text(OSError(errno.ENOSPC, "No space left on device")) == "No space left on device"
 
 
 def test_a_compressed_or_parquet_file_named_jsonl_is_refused_as_a_whole(tmp_path: Path) -> None:

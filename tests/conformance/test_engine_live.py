@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from contract.conformance import __main__ as cli
+from contract.cli import conformance as cli
 from contract.conformance import differential, engine_build
 from contract.core import registry
 from contract.core.resources import data_root
@@ -240,7 +240,7 @@ def test_bench_falls_back_to_the_recorded_medians_with_the_reason(monkeypatch: p
     captured = capsys.readouterr()
     assert captured.err == ("bench: engine: recorded medians (no live engine 0.12.0: java and mvn not found"
                             " on PATH)\n")
-    assert json.loads(captured.out)["engine_source"].startswith("recorded medians: engine 0.9.3")
+    assert json.loads(captured.out)["engineSource"].startswith("recorded medians: engine 0.9.3")
 
 
 def test_bench_uses_live_medians_when_given() -> None:
@@ -248,9 +248,9 @@ def test_bench_uses_live_medians_when_given() -> None:
 
     medians = {p["id"]: 2.0 for p in probes()}
     report = run_bench("rich-9-v1", repeat=1, warmup=0, live_engine=(medians, "live engine X"))
-    assert report["engine_source"] == "live engine X"
-    assert report["total_engine_ms"] == pytest.approx(2.0 * len(medians))
-    assert all(p["engine_median_ms"] == 2.0 for p in report["probes"])
+    assert report["engineSource"] == "live engine X"
+    assert report["totalEngineMs"] == pytest.approx(2.0 * len(medians))
+    assert all(p["engineMedianMs"] == 2.0 for p in report["probes"])
     assert "engine: live engine X" in format_report(report)
 
 

@@ -17,6 +17,8 @@ import secrets
 from pathlib import Path
 from typing import IO, Any
 
+from contract.core.oserrors import os_error_reason
+
 
 def temporary_sibling(path: Path) -> Path:
     """A fresh hidden name in the same directory, so a rename onto ``path`` is atomic."""
@@ -98,4 +100,4 @@ def write_atomic(path: Path, data: bytes | str) -> None:
     except OSError as exc:
         if exc.filename is not None:
             raise
-        raise OSError(exc.errno, exc.strerror or exc.__class__.__name__, str(path)) from exc
+        raise OSError(exc.errno, os_error_reason(exc), str(path)) from exc

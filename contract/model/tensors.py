@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final, Protocol
 
+from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal, refusal
 from contract.model.externaldata import external_data_refusal
 from contract.model.manifest import Manifest
@@ -137,7 +138,7 @@ def check_graph(model: Path | bytes, manifest: Manifest) -> Refusal | None:
         try:
             graph = read_graph(model)
         except OSError as exc:
-            return refusal("tensor.graph.unreadable", reason=exc.strerror or exc.__class__.__name__)
+            return refusal("tensor.graph.unreadable", reason=os_error_reason(exc))
     session = open_session(graph)
     if isinstance(session, Refusal):
         return session

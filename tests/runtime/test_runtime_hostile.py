@@ -231,7 +231,7 @@ def test_a_link_out_of_the_package_is_refused_and_names_only_the_link(tmp_path: 
     assert ModelPackage.load(pkg, ENGINE) == Refusal(f"{pkg}/{name}: {OUTSIDE}", "package.file.outside")
     done = cli("validate", str(pkg), "--engine-version", ENGINE, "--json")
     assert done.returncode == 1
-    assert json.loads(done.stdout) == {"ok": False, "message": f"{pkg}/{name}: {OUTSIDE}",
+    assert json.loads(done.stdout) == {"outputVersion": 1, "ok": False, "message": f"{pkg}/{name}: {OUTSIDE}",
                                        "code": "package.file.outside", "field": None}
     assert hashlib.sha256(b"outside the package").hexdigest() not in done.stdout
 

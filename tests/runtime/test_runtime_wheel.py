@@ -83,6 +83,7 @@ def _venv_with_only_the_wheel(wheel: Path, tmp_path: Path) -> Path:
     return python.parent
 
 
+@pytest.mark.slow
 def test_the_installed_console_script_does_every_job_in_an_empty_directory(wheel: Path, tmp_path: Path) -> None:
     from jsonschema import Draft202012Validator
 

@@ -9,7 +9,7 @@
 const fs = require("fs");
 const path = require("path");
 
-const SCHEMA_DIR = path.resolve(__dirname, "..", "..", "schema");
+const SCHEMA_DIR = require("./data").schemaDir(); // the checkout's schema/, or the packed data/schema
 const PLACEHOLDER = /\{([A-Za-z]+)\}/g;
 
 const readJson = (name) => JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, name), "utf8"));

@@ -15,9 +15,10 @@ const fs = require("fs");
 const path = require("path");
 const table = require("./checktable");
 
-const REPO = path.resolve(__dirname, "..", "..");
-const GRAMMAR = path.join(REPO, "grammar", "engine_compatibility.lark");
-const GENERATED = path.join(REPO, "js", "generated");
+const { dataPath, generatedDir } = require("./data");
+
+const GRAMMAR = dataPath("grammar", "engine_compatibility.lark");
+const GENERATED = generatedDir();
 const DEFAULT_PARSER = path.join(GENERATED, "engine_compatibility_parser.js");
 const STAMP = path.join(GENERATED, "engine_compatibility_parser.stamp.json");
 const INT_MAX = 2147483647n;

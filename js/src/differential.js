@@ -16,11 +16,12 @@
  */
 
 const fs = require("fs");
-const path = require("path");
 const semver = require("semver");
 const { evaluate } = require("./compatibility");
 
-const CORPUS = path.resolve(__dirname, "..", "..", "golden", "conformance", "engine-compatibility.json");
+const { dataPath } = require("./data");
+
+const CORPUS = dataPath("golden", "conformance", "engine-compatibility.json"); // a checkout's corpus
 
 const SKIPS = [
   ["leading zeros", (c) => /(^|[^0-9])0[0-9]/.test(`${c.constraint} ${c.engineVersion}`)],

@@ -112,6 +112,12 @@ def test_the_installed_console_script_does_every_job_in_an_empty_directory(wheel
         version.stdout
     check = tool("golden", "check", "--quiet")
     assert check.returncode == 0 and check.stdout.startswith("golden check passed"), check.stdout + check.stderr
+    report = tool("golden", "report", "--quiet", "--output", "report")
+    assert report.returncode == 0, report.stdout + report.stderr
+    page = (empty / "report" / "index.html").read_bytes()
+    probes = json.loads((data / "golden" / "probes.json").read_text("utf-8"))["probes"]
+    assert len(page) <= 1_500_000 and page.count(b" data-probe-id=") == len(probes)
+    assert b"<dt>commit</dt><dd>not known (not a git checkout)</dd>" in page
     regenerate = tool("golden", "regenerate")
     assert regenerate.returncode == 2 and "regenerate runs in a dicechess-contract checkout" in regenerate.stderr
     matrix = tool("conformance", "run", "--impl", "kit")

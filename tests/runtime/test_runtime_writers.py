@@ -295,3 +295,65 @@ def test_a_failure_after_the_stage_vanished_is_reported_as_itself(tmp_path: Path
     assert build_package(spec(graphs["value"]), out) == Refusal(f"refusing to publish {out}: Input/output error",
                                                                 "builder.os.error")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_graph_path_that_cannot_be_read_is_refused_with_the_os_reason(tmp_path: Path,
+                                                                      package: ModelPackage) -> None:
+    from contract.model.tensors import check_graph
+
+    assert check_graph(tmp_path / "missing.onnx", package.manifest) == Refusal(
+        "cannot read the ONNX graph: No such file or directory")
+    (tmp_path / "dir.onnx").mkdir()
+    assert check_graph(tmp_path / "dir.onnx", package.manifest) == Refusal(
+        "cannot read the ONNX graph: not a regular file")
+
+
+def test_a_package_made_directly_renders_its_paths_as_the_engine_does(package: ModelPackage) -> None:
+    made = ModelPackage(Path("pkg//v3/model.onnx"), Path("pkg/manifest.json/"), package.manifest, "0.12.0")
+    assert (made.model_text, made.manifest_text) == ("pkg/v3/model.onnx", "pkg/manifest.json")
+    given = ModelPackage(Path("a"), Path("b"), package.manifest, "0.12.0", "./a", "./b")
+    assert (given.model_text, given.manifest_text) == ("./a", "./b")
+
+
+def test_every_tensor_is_inspected_not_only_the_first(tmp_path: Path) -> None:
+    import onnx
+    from onnx import TensorProto, numpy_helper
+    from runtime_graphs import build
+
+    from contract.model.tensors import open_session
+
+    model = onnx.load_from_string(build())
+    late = numpy_helper.from_array(np.zeros(3, np.float32), name="late")
+    late.ClearField("raw_data")
+    late.data_location = TensorProto.EXTERNAL
+    entry = late.external_data.add()
+    entry.key, entry.value = "location", "w.bin"
+    model.graph.initializer.append(late)
+    refusal = ("the ONNX graph is not self-contained: tensor 'late' keeps its data in an external file"
+               " (the manifest's digest covers model.onnx alone)")
+    assert open_session(model.SerializeToString()) == Refusal(refusal)
+    late.data_location = TensorProto.DEFAULT  # one external_data entry is enough to be refused
+    model.graph.initializer[-1].CopyFrom(late)
+    assert open_session(model.SerializeToString()) == Refusal(refusal)
+
+
+def test_a_graph_onnx_runtime_refuses_is_refused_with_its_first_line() -> None:
+    from contract.model.tensors import open_session
+
+    assert open_session(b"") == Refusal("cannot read the ONNX graph: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT :"
+                                        " No graph was found in the protobuf.")
+
+
+def test_the_root_directory_resolves_its_names_as_the_engine_does() -> None:
+    assert ModelPackage.load("/", "0.12.0") == Refusal("/model.onnx: model file not readable")
+
+
+def test_open_regular_refuses_a_fifo_with_einval_naming_the_path(tmp_path: Path) -> None:
+    from contract.model.package import open_regular
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError) as caught:
+        open_regular(fifo)
+    assert (caught.value.errno, caught.value.strerror, caught.value.filename) == (
+        errno.EINVAL, "not a regular file", str(fifo))

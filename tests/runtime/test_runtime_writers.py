@@ -302,10 +302,10 @@ def test_a_graph_path_that_cannot_be_read_is_refused_with_the_os_reason(tmp_path
     from contract.model.tensors import check_graph
 
     assert check_graph(tmp_path / "missing.onnx", package.manifest) == Refusal(
-        "cannot read the ONNX graph: No such file or directory")
+        "cannot read the ONNX graph: No such file or directory", "tensor.graph.unreadable")
     (tmp_path / "dir.onnx").mkdir()
     assert check_graph(tmp_path / "dir.onnx", package.manifest) == Refusal(
-        "cannot read the ONNX graph: not a regular file")
+        "cannot read the ONNX graph: not a regular file", "tensor.graph.unreadable")
 
 
 def test_a_package_made_directly_renders_its_paths_as_the_engine_does(package: ModelPackage) -> None:
@@ -331,21 +331,22 @@ def test_every_tensor_is_inspected_not_only_the_first(tmp_path: Path) -> None:
     model.graph.initializer.append(late)
     refusal = ("the ONNX graph is not self-contained: tensor 'late' keeps its data in an external file"
                " (the manifest's digest covers model.onnx alone)")
-    assert open_session(model.SerializeToString()) == Refusal(refusal)
+    assert open_session(model.SerializeToString()) == Refusal(refusal, "tensor.graph.external")
     late.data_location = TensorProto.DEFAULT  # one external_data entry is enough to be refused
     model.graph.initializer[-1].CopyFrom(late)
-    assert open_session(model.SerializeToString()) == Refusal(refusal)
+    assert open_session(model.SerializeToString()) == Refusal(refusal, "tensor.graph.external")
 
 
 def test_a_graph_onnx_runtime_refuses_is_refused_with_its_first_line() -> None:
     from contract.model.tensors import open_session
 
     assert open_session(b"") == Refusal("cannot read the ONNX graph: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT :"
-                                        " No graph was found in the protobuf.")
+                                        " No graph was found in the protobuf.", "tensor.graph.unreadable")
 
 
 def test_the_root_directory_resolves_its_names_as_the_engine_does() -> None:
-    assert ModelPackage.load("/", "0.12.0") == Refusal("/model.onnx: model file not readable")
+    assert ModelPackage.load("/", "0.12.0") == Refusal("/model.onnx: model file not readable",
+                                                       "package.model.unreadable")
 
 
 def test_open_regular_refuses_a_fifo_with_einval_naming_the_path(tmp_path: Path) -> None:

@@ -69,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             counts = enrich_shards(client, args.schema, args.in_dir, args.out_dir, args.chunk_size)
     else:
         with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster, Client(cluster) as client:
+                          dashboard_address=":0") as cluster, Client(cluster) as client:
             counts = enrich_shards(client, args.schema, args.in_dir, args.out_dir, args.chunk_size)
     for name, rejected in counts.items():
         print(f"{name}: {rejected} rejected", file=sys.stderr)

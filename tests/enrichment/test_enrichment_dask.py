@@ -56,7 +56,7 @@ def test_dask_local_cluster_writes_the_same_bytes_as_the_cli(tmp_path: Path) -> 
     shards = write_shards(tmp_path / "in")
     with (
         distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                 dashboard_address=None) as cluster,
+                                 dashboard_address=":0") as cluster,
         distributed.Client(cluster) as client,
     ):
         counts = example.enrich_shards(client, "kcp-13", tmp_path / "in", tmp_path / "dask", chunk_size=64)

@@ -77,8 +77,10 @@ def _venv_with_only_the_wheel(wheel: Path, tmp_path: Path) -> Path:
                               capture_output=True, text=True, check=True).stdout.strip()
     parents = [p for p in sys.path if p.endswith("site-packages") and Path(p).is_dir()]
     (Path(site_dir) / "_parent_dependencies.pth").write_text("\n".join(parents) + "\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
-                           "--no-index", str(wheel)], capture_output=True, text=True, check=False)
+    # --ignore-installed: the parent environment (reached through the .pth line) already holds the kit as an
+    # editable install of the same version, and pip would otherwise call the wheel "already installed"
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--ignore-installed",
+                           "--no-deps", "--no-index", str(wheel)], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     return python.parent
 

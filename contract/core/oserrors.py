@@ -2,7 +2,7 @@
 
 >>> os_error_text(FileNotFoundError(2, "No such file or directory", "a/b.json"))
 'a/b.json: No such file or directory'
->>> os_error_text(OSError(18, "Invalid cross-device link", "a", "b"))
+>>> os_error_text(OSError(18, "Invalid cross-device link", "a", None, "b"))  # (errno, text, path, winerror, path2)
 'a -> b: Invalid cross-device link'
 >>> os_error_text(PermissionError(13, "Permission denied"))
 'Permission denied'

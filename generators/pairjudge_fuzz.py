@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import select
 import shutil
@@ -32,6 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from contract.core.stagedfile import write_atomic
 from generators.pairjudge_mutations import apply_ops
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -847,9 +847,7 @@ def run(args: argparse.Namespace) -> int:
         "unanswered": unanswered,
     }
     out = RECORDED / f"fuzz-{args.set}.json" if args.out is None else args.out
-    temporary = out.with_name(f".{out.name}.tmp-{os.getpid()}")
-    temporary.write_text(json.dumps(document, indent=1, ensure_ascii=True) + "\n")
-    os.replace(temporary, out)
+    write_atomic(out, json.dumps(document, indent=1, ensure_ascii=True) + "\n")
     print(f"wrote {out} ({len(cases)} cases) in {time.monotonic() - started:.0f}s", file=sys.stderr)
     return 0
 

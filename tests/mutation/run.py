@@ -9,6 +9,9 @@ each with its reason) are left out of the scores. The summary is printed and wri
 (``--report``). Nothing in the checkout is modified; the scratch copy is removed unless ``--keep``.
 
 mutmut runs one mutant at a time per child (``--max-children``, default 1: the machine is shared).
+The Hypothesis profile of the mutant runs is ``quick`` unless ``--hypothesis-profile`` says otherwise: a
+surviving mutant runs every test that calls it, and at the ``default`` profile one property test costs
+half a minute per mutant; the exact-outcome tests, not the properties, are what kill mutants.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import argparse
 import fnmatch
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -124,7 +128,8 @@ def score(verdicts: dict[str, str], equivalent: dict[str, str], seed: str) -> di
     return out
 
 
-def run_group(group: Group, workdir: Path, keep: bool, max_children: int) -> tuple[dict[str, str], float, Path]:
+def run_group(group: Group, workdir: Path, keep: bool, max_children: int,
+              profile: str = "quick") -> tuple[dict[str, str], float, Path]:
     scratch = Path(tempfile.mkdtemp(prefix=f"mutation-{group.name}-", dir=workdir))
     for name in COPIED:
         source = REPO / name
@@ -136,7 +141,8 @@ def run_group(group: Group, workdir: Path, keep: bool, max_children: int) -> tup
     started = time.monotonic()
     mutmut = [sys.executable, "-m", "mutmut", "run", f"--max-children={max_children}"]
     with open(scratch / "mutmut.log", "wb") as log:  # mutmut's progress spinner is for a terminal
-        done = subprocess.run(mutmut, cwd=scratch, check=False, stdout=log, stderr=subprocess.STDOUT)
+        env = dict(os.environ, DICECHESS_HYPOTHESIS_PROFILE=profile)
+        done = subprocess.run(mutmut, cwd=scratch, env=env, check=False, stdout=log, stderr=subprocess.STDOUT)
     elapsed = time.monotonic() - started
     verdicts = _verdicts(scratch)
     if done.returncode != 0 and not verdicts:
@@ -154,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()))
     parser.add_argument("--keep", action="store_true", help="keep the scratch copies (mutmut show works there)")
     parser.add_argument("--max-children", type=int, default=1)
+    parser.add_argument("--hypothesis-profile", default="quick", choices=("quick", "default", "thorough"),
+                        help="DICECHESS_HYPOTHESIS_PROFILE of the mutant runs (default: quick)")
     args = parser.parse_args(argv)
     groups = load_groups()
     chosen = args.groups or list(groups)
@@ -161,9 +169,10 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown group(s): {', '.join(unknown)}; known: {', '.join(groups)}")
     equivalent = load_equivalent()
-    summary: dict[str, Any] = {"seed": args.seed, "groups": {}}
+    summary: dict[str, Any] = {"seed": args.seed, "hypothesis_profile": args.hypothesis_profile, "groups": {}}
     for name in chosen:
-        verdicts, elapsed, scratch = run_group(groups[name], args.workdir, args.keep, args.max_children)
+        verdicts, elapsed, scratch = run_group(groups[name], args.workdir, args.keep, args.max_children,
+                                             args.hypothesis_profile)
         survivors = sorted(m for m, v in verdicts.items() if v not in KILLED and listed_kind(m, equivalent) is None)
         summary["groups"][name] = {
             "seconds": round(elapsed), "scratch": str(scratch) if args.keep else None,

@@ -96,6 +96,7 @@ def _template_pattern(template: str) -> re.Pattern[str]:
     return re.compile(".*".join(re.escape(part) for part in parts), re.DOTALL)
 
 
+@pytest.mark.source
 def test_no_message_of_the_table_is_typed_in_the_kit_or_the_js_implementation() -> None:
     # A template whose own words are this short ("{reason}", "{parent} is not a directory") says too little
     # to tell it from another message.
@@ -112,6 +113,7 @@ def test_no_message_of_the_table_is_typed_in_the_kit_or_the_js_implementation() 
     assert found == []
 
 
+@pytest.mark.source
 def test_every_code_the_kit_names_is_in_the_table() -> None:
     codes = {e.code for e in _all_entries()}
     named: set[str] = set()

@@ -11,6 +11,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.source  # reads the source, not the behaviour
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from contract.cli.jsonoutput import print_document
+from contract.core.checktable import CONTRACT_TABLE
 from contract.core.consoletext import console_text
 from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED
 from contract.model.compatibility import evaluate
@@ -39,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
         }
         print_document(fields)
     elif verdict.ok:
-        print(console_text(f"engineCompatibility '{args.constraint}' includes engine version '{args.engine_version}'"))
+        print(console_text(CONTRACT_TABLE.text("compat.included", constraint=args.constraint,
+                                               version=args.engine_version)))
     else:
         print(console_text(f"refusing to serve: {verdict.message}"))
     return EXIT_OK if verdict.ok else EXIT_REFUSED

@@ -84,7 +84,7 @@ def first_failure(entries: Sequence[Entry[S]], subject: S) -> Failure | None:
             fields = entry.test(subject)
             failure = None if fields is None else Failure(
                 entry.code,
-                entry.message.format_map(fields),
+                render(entry.message, fields),
                 None if entry.field is None else render_pointer(entry.field, fields),
             )
         elif isinstance(entry, Within):
@@ -112,15 +112,25 @@ def codes(entries: Sequence[Entry[Any]]) -> list[str]:
 
 
 # ----------------------------------------------------------------------------------------------
-# The language-neutral table: schema/check-table.json
+# The language-neutral tables: schema/check-table.json and schema/pairjudge-check-table.json
 
 TABLE_FILE: Final = "check-table.json"
-_PLACEHOLDER: Final = re.compile(r"\{([A-Za-z]+)\}")
+PAIRJUDGE_TABLE_FILE: Final = "pairjudge-check-table.json"
+# A placeholder ``{name}``, or an escaped brace ``{{`` / ``}}`` (a literal ``{`` / ``}``).
+_TOKEN: Final = re.compile(r"\{\{|\}\}|\{([A-Za-z]+)\}")
+
+
+def _fill(template: str, fields: Mapping[str, object], text: Callable[[object], str]) -> str:
+    return _TOKEN.sub(lambda m: m.group(0)[0] if m.group(1) is None else text(fields[m.group(1)]), template)
 
 
 def render(template: str, fields: Mapping[str, object]) -> str:
-    """A message template with every ``{name}`` replaced by ``str(fields[name])``."""
-    return _PLACEHOLDER.sub(lambda m: str(fields[m.group(1)]), template)
+    """A message template with every ``{name}`` replaced by ``str(fields[name])``.
+
+    >>> render("{name} must contain exactly one {{text}} placeholder", {"name": "prompt_prefix"})
+    'prompt_prefix must contain exactly one {text} placeholder'
+    """
+    return _fill(template, fields, str)
 
 
 def _pointer_token(value: object) -> str:
@@ -129,17 +139,36 @@ def _pointer_token(value: object) -> str:
 
 def render_pointer(template: str, fields: Mapping[str, object]) -> str:
     """A JSON pointer template with every ``{name}`` replaced by its escaped reference token."""
-    return _PLACEHOLDER.sub(lambda m: _pointer_token(fields[m.group(1)]), template)
+    return _fill(template, fields, _pointer_token)
 
 
 def placeholders(template: str) -> list[str]:
-    """The placeholder names of a template, in order."""
-    return _PLACEHOLDER.findall(template)
+    """The placeholder names of a template, in order (escaped braces are not placeholders)."""
+    return [m.group(1) for m in _TOKEN.finditer(template) if m.group(1) is not None]
+
+
+def literal_parts(template: str) -> list[str]:
+    """The literal text between a template's placeholders, escaped braces unescaped.
+
+    >>> literal_parts("adapter classifier head {name} has shape {shape}, not 3 rows")
+    ['adapter classifier head ', ' has shape ', ', not 3 rows']
+    """
+    parts, start = [""], 0
+    for match in _TOKEN.finditer(template):
+        parts[-1] += template[start:match.start()]
+        if match.group(1) is None:
+            parts[-1] += match.group(0)[0]
+        else:
+            parts.append("")
+        start = match.end()
+    parts[-1] += template[start:]
+    return parts
 
 
 @dataclass(frozen=True)
 class TableEntry:
-    """One check as ``schema/check-table.json`` states it; ``each`` groups run per item."""
+    """One entry as a table file states it: a check, an ``each`` group run per item, or a ``within``
+    entry running another family of the same table on one part of the subject."""
 
     code: str
     kind: str
@@ -150,12 +179,16 @@ class TableEntry:
     data: Mapping[str, Any] = attribute(default_factory=dict, compare=False, repr=False)
     each: str | None = None
     checks: tuple[TableEntry, ...] = ()
+    within: str | None = None
+    family: str | None = None
 
 
 def _entry(raw: Mapping[str, Any]) -> TableEntry:
     if "each" in raw:
         return TableEntry(code="", kind="each", message="", each=raw["each"],
                           checks=tuple(_entry(sub) for sub in raw["checks"]), data=raw)
+    if "within" in raw:
+        return TableEntry(code="", kind="within", message="", within=raw["within"], family=raw["family"], data=raw)
     applies = raw.get("appliesTo")
     return TableEntry(
         code=raw["code"],
@@ -169,34 +202,113 @@ def _entry(raw: Mapping[str, Any]) -> TableEntry:
 
 
 @cache
-def table_document() -> dict[str, Any]:
-    """``schema/check-table.json`` as parsed JSON (read once)."""
-    document: dict[str, Any] = json.loads((schema_dir() / TABLE_FILE).read_text(encoding="utf-8"))
+def _document(file: str) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads((schema_dir() / file).read_text(encoding="utf-8"))
     return document
 
 
 @cache
-def table_family(name: str) -> tuple[TableEntry, ...]:
-    """The checks of one family, in the table's order."""
-    return tuple(_entry(raw) for raw in table_document()["families"][name]["checks"])
+def _family(file: str, name: str) -> tuple[TableEntry, ...]:
+    return tuple(_entry(raw) for raw in _document(file)["families"][name]["checks"])
 
 
 def _flatten(entries: Iterable[TableEntry]) -> Iterable[TableEntry]:
     for entry in entries:
         if entry.each is not None:
             yield from _flatten(entry.checks)
-        else:
+        elif entry.within is None:
             yield entry
 
 
 @cache
+def _codes(file: str) -> dict[str, TableEntry]:
+    return {entry.code: entry for family in _document(file)["families"] for entry in _flatten(_family(file, family))}
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table file under ``schema/`` (all share ``check-table.schema.json``); codes are unique in it."""
+
+    file: str
+
+    def document(self) -> dict[str, Any]:
+        """The file as parsed JSON (read once)."""
+        return _document(self.file)
+
+    def family(self, name: str) -> tuple[TableEntry, ...]:
+        """The entries of one family, in the table's order."""
+        return _family(self.file, name)
+
+    def entries(self) -> tuple[TableEntry, ...]:
+        """Every check and text of the table, groups flattened, in file order."""
+        return tuple(_codes(self.file).values())
+
+    def entry(self, code: str) -> TableEntry:
+        """The entry for ``code`` in whichever family states it (KeyError when none does)."""
+        found = _codes(self.file).get(code)
+        if found is None:
+            raise KeyError(f"{self.file} states no check {code!r}")
+        return found
+
+    def text(self, code: str, /, **fields: object) -> str:
+        """The message of ``code`` with ``fields`` filled in (for a refusal detail, a warning, an error)."""
+        return render(self.entry(code).message, fields)
+
+    def checks(
+        self,
+        family: str,
+        tests: Mapping[str, Callable[[Any], Fields | None]],
+        parts: Mapping[str, Callable[[Any], Any]],
+    ) -> tuple[Entry[Any], ...]:
+        """The family as runnable entries: each check with ``tests[code]``, each ``each`` group as a
+        :class:`ForEach` over ``parts[each]``, each ``within`` as a :class:`Within` on ``parts[within]``
+        running the named family. A table code without a test, or a test without a code, is an error."""
+        used: set[str] = set()
+        built = self._bind_all(self.family(family), tests, parts, used)
+        unused = sorted(set(tests) - used)
+        if unused:
+            raise KeyError(f"{self.file} family {family!r} has no check {unused[0]!r}")
+        return built
+
+    def _bind_all(
+        self,
+        entries: Iterable[TableEntry],
+        tests: Mapping[str, Callable[[Any], Fields | None]],
+        parts: Mapping[str, Callable[[Any], Any]],
+        used: set[str],
+    ) -> tuple[Entry[Any], ...]:
+        out: list[Entry[Any]] = []
+        for entry in entries:
+            if entry.each is not None:
+                out.append(ForEach(parts[entry.each], self._bind_all(entry.checks, tests, parts, used)))
+            elif entry.within is not None:
+                assert entry.family is not None
+                out.append(Within(parts[entry.within], self._bind_all(self.family(entry.family), tests, parts, used)))
+            elif entry.code not in tests:
+                raise KeyError(f"{self.file}: no test for the check {entry.code!r}")
+            else:
+                used.add(entry.code)
+                out.append(Check(entry.code, tests[entry.code], entry.message, entry.field))
+        return tuple(out)
+
+
+CONTRACT_TABLE: Final = Table(TABLE_FILE)
+PAIRJUDGE_TABLE: Final = Table(PAIRJUDGE_TABLE_FILE)
+
+
+def table_document() -> dict[str, Any]:
+    """``schema/check-table.json`` as parsed JSON (read once)."""
+    return CONTRACT_TABLE.document()
+
+
+def table_family(name: str) -> tuple[TableEntry, ...]:
+    """The checks of one family of ``schema/check-table.json``, in the table's order."""
+    return CONTRACT_TABLE.family(name)
+
+
 def table_entry(code: str) -> TableEntry:
-    """The table's entry for ``code`` in whichever family states it (KeyError when none does)."""
-    for family in table_document()["families"]:
-        for entry in _flatten(table_family(family)):
-            if entry.code == code:
-                return entry
-    raise KeyError(f"check-table.json states no check {code!r}")
+    """The entry for ``code`` in ``schema/check-table.json`` (KeyError when no family states it)."""
+    return CONTRACT_TABLE.entry(code)
 
 
 def table_check(entry: TableEntry, test: Callable[[S], Fields | None]) -> Check[S]:

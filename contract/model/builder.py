@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from contract.core import strictjson
+from contract.core.checktable import CONTRACT_TABLE
 from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal, refusal
 from contract.core.registry import feature_schemas
@@ -163,10 +164,8 @@ def service_cost(package: ModelPackage) -> str | None:
     manifest = package.manifest
     if manifest.model_role != VALUE_ROLE or manifest.manifest_version == "1.0.0":
         return None
-    return (f"manifest {manifest.manifest_version} position-value package with tensors "
-            f"'{manifest.input_name}'/'{manifest.output_name}': the evaluation service reads only manifest "
-            "1.0.0 and the tensors input/output, so it CANNOT MOUNT this package (it starts without a model); "
-            "only the engine can load it")
+    return CONTRACT_TABLE.text("builder.serviceCost", version=manifest.manifest_version,
+                               input=manifest.input_name, output=manifest.output_name)
 
 
 def _unicode_problem(doc: Mapping[str, Any]) -> Refusal | None:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from contract.core.checktable import CONTRACT_TABLE
 from contract.core.errors import ContractError
 from contract.core.refusal import Refusal
 from contract.model.package import ModelPackage
@@ -23,7 +24,12 @@ from contract.model.tensors import check_session, open_session, runtime_message
 
 
 class ScoringError(ContractError, ValueError):
-    """A batch the contract refuses to score; the message says why."""
+    """A batch the contract refuses to score; the message says why, ``code`` names the check
+    (the ``scoring`` family of ``schema/check-table.json``)."""
+
+    def __init__(self, code: str, /, **fields: object) -> None:
+        super().__init__(CONTRACT_TABLE.text(code, **fields))
+        self.code = code
 
 
 @dataclass
@@ -49,17 +55,17 @@ class Scorer:
     def score(self, features: npt.ArrayLike) -> npt.NDArray[np.float32]:
         """One score per row of a ``[n, F]`` float32 array; ``[n]`` float32."""
         if self._session is None:
-            raise ScoringError("the scorer is closed")
+            raise ScoringError("scoring.closed")
         try:
             array = np.asarray(features)
         except (ValueError, TypeError) as exc:  # e.g. ragged nested lists
-            raise ScoringError(f"features are not an array: {exc}") from None
+            raise ScoringError("scoring.features.notArray", reason=exc) from None
         if array.dtype != np.float32:
-            raise ScoringError(f"features must be float32, got {array.dtype}")
+            raise ScoringError("scoring.features.dtype", dtype=array.dtype)
         if array.ndim != 2 or array.shape[1] != self.width:
-            raise ScoringError(f"features must be [n,{self.width}], got {list(array.shape)}")
+            raise ScoringError("scoring.features.shape", width=self.width, shape=list(array.shape))
         if not np.isfinite(array).all():
-            raise ScoringError("features contain a non-finite value")
+            raise ScoringError("scoring.features.notFinite")
         rows = array.shape[0]
         if rows == 0:
             return np.zeros(0, dtype=np.float32)
@@ -67,12 +73,12 @@ class Scorer:
         try:
             (output,) = self._session.run([manifest.output_name], {manifest.input_name: array})
         except Exception as exc:  # the runtime's failure, as a message
-            raise ScoringError(f"ONNX Runtime failed: {runtime_message(exc)}") from None
+            raise ScoringError("scoring.runtime.failed", reason=runtime_message(exc)) from None
         result = np.asarray(output)
         if result.shape != (rows, 1):
-            raise ScoringError(f"ONNX output has shape {list(result.shape)}; expected [{rows}, 1]")
+            raise ScoringError("scoring.output.shape", shape=list(result.shape), rows=rows)
         if result.dtype != np.float32 or not np.isfinite(result).all():
-            raise ScoringError("ONNX output contains a non-finite value")
+            raise ScoringError("scoring.output.notFinite")
         return result[:, 0].copy()
 
     def close(self) -> None:

@@ -1,6 +1,7 @@
 """Verify a pairjudge bundle directory without torch: :func:`verify_bundle`.
 
-Three ordered tables, first failure wins:
+Three ordered tables, first failure wins (families of ``schema/pairjudge-check-table.json``, which
+holds every message; this module binds each check's test by code):
 
 1. :data:`ARGUMENT_CHECKS`: the caller's options (legacy loading needs an explicit label order and
    packer config; each is validated as the reference validates it).
@@ -30,9 +31,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from contract.core.checktable import PASS, Check, Entry, Fields, ForEach, Within, first_failure
+from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
+from contract.core.checktable import PASS, Entry, Fields, first_failure
 from contract.core.oserrors import os_error_reason
-from contract.pairjudge import adapter, architecture, referencejson, tokenizerjson
+from contract.pairjudge import adapter, architecture, packer, referencejson, tokenizerjson
 from contract.pairjudge.manifest import (
     LABELS,
     MANIFEST_CHECKS,
@@ -42,7 +44,7 @@ from contract.pairjudge.manifest import (
     schema_warnings,
     unsafe_path,
 )
-from contract.pairjudge.packer import PACKER_CHECKS, PackerSubject, json_kind
+from contract.pairjudge.packer import PackerSubject, Test, json_kind
 from contract.pairjudge.safetensors import Header, HeaderRefusal, read_header
 from contract.pairjudge.tokenizer import Tokenizer, TokenizerProblem, read_tokenizer
 from contract.pairjudge.verdict import Stage, Verdict
@@ -79,14 +81,10 @@ def _label_order_argument(a: Arguments) -> Fields | None:
     return {} if a.label_order is not None and label_order_problem(a.label_order) else PASS
 
 
-ARGUMENT_CHECKS: tuple[Entry[Arguments], ...] = (
-    Check("arguments.legacy", _legacy_arguments, "legacy loading requires explicit packer_config and label_order"),
-    Check(
-        "arguments.label_order",
-        _label_order_argument,
-        "label_order must be a permutation of ('a_wins', 'b_wins', 'tie')",
-    ),
-    Within(lambda a: PackerSubject({} if a.packer_config is None else a.packer_config), PACKER_CHECKS),
+ARGUMENT_CHECKS: tuple[Entry[Arguments], ...] = TABLE.checks(
+    "arguments",
+    {"arguments.legacy": _legacy_arguments, "arguments.label_order": _label_order_argument, **packer.TESTS},
+    {"packerArgument": lambda a: PackerSubject({} if a.packer_config is None else a.packer_config)},
 )
 
 # -- the subject of the override and bundle tables -------------------------------------------------
@@ -148,9 +146,8 @@ def _label_order_override(s: BundleSubject) -> Fields | None:
     return PASS if list(given) == s.label_order else {}
 
 
-OVERRIDE_CHECKS: tuple[Entry[BundleSubject], ...] = (
-    Check("override.packer", _packer_override, "packer override conflicts with the trained artifact"),
-    Check("override.label_order", _label_order_override, "label_order conflicts with the artifact"),
+OVERRIDE_CHECKS: tuple[Entry[BundleSubject], ...] = TABLE.checks(
+    "override", {"override.packer": _packer_override, "override.label_order": _label_order_override}, {}
 )
 
 # -- 3. the files behind the manifest --------------------------------------------------------------
@@ -159,29 +156,29 @@ OVERRIDE_CHECKS: tuple[Entry[BundleSubject], ...] = (
 def _read_json_file(path: Path, name: str, warnings: list[str]) -> tuple[Any, str | None]:
     """(value, None) or (None, problem) for a side JSON file such as config.json."""
     if not os.path.isfile(path):
-        return None, f"{name} is missing"
+        return None, TABLE.text("detail.file.missing", name=name)
     try:
         if path.stat().st_size > MAX_SIDE_JSON_BYTES:
-            return None, f"{name} is larger than {MAX_SIDE_JSON_BYTES} bytes"
+            return None, TABLE.text("detail.file.tooLarge", name=name, limit=MAX_SIDE_JSON_BYTES)
         data = path.read_bytes()
     except OSError as exc:
-        return None, f"{name} cannot be read ({os_error_reason(exc)})"
+        return None, TABLE.text("detail.file.unreadable", name=name, reason=os_error_reason(exc))
     parsed = referencejson.load(data, name, referencejson.SIDE_MAX_DEPTH)
     if isinstance(parsed, referencejson.JsonProblem):
         return None, parsed.problem
     warnings.extend(parsed.warnings)
     if not isinstance(parsed.value, dict):
-        return None, f"{name} is not a JSON object"
+        return None, TABLE.text("detail.file.notObject", name=name)
     return parsed.value, None
 
 
 def _header(path: Path, name: str, warnings: list[str]) -> Header | str:
     if not os.path.isfile(path):
-        return f"{name} is missing"
+        return TABLE.text("detail.file.missing", name=name)
     header = read_header(path)
     if isinstance(header, HeaderRefusal):
-        return f"{name} is not a well-formed safetensors file: {header.problem}"
-    warnings.extend(f"{name}: {w}" for w in header.warnings)
+        return TABLE.text("detail.safetensors.malformed", name=name, problem=header.problem)
+    warnings.extend(TABLE.text("warning.file.prefixed", name=name, warning=w) for w in header.warnings)
     return header
 
 
@@ -193,33 +190,35 @@ def _sharded_weights(directory: Path, prefix: str, warnings: list[str]) -> Weigh
         return problem
     weight_map = index.get("weight_map")
     if not isinstance(weight_map, dict) or not all(isinstance(v, str) for v in weight_map.values()):
-        return f"{index_name} has no weight_map object mapping tensor names to shard files"
+        return TABLE.text("detail.shards.noWeightMap", index=index_name)
     shapes: dict[str, tuple[int, ...]] = {}
     owner: dict[str, str] = {}
     total = 0
     shards = list(dict.fromkeys(weight_map.values()))
     for shard in shards:
         if unsafe_path(shard) or "/" in shard or shard in ("", "."):
-            return f"{index_name} names the unsafe shard file {shard!r}"
+            return TABLE.text("detail.shards.unsafe", index=index_name, shard=repr(shard))
         header = _header(directory / shard, prefix + shard, warnings)
         if isinstance(header, str):
             return header
         for name, info in header.tensors.items():
             if name in owner:
-                return f"tensor {name!r} is in both {prefix + owner[name]} and {prefix + shard}"
+                return TABLE.text("detail.shards.duplicate", name=repr(name), first=prefix + owner[name],
+                                  second=prefix + shard)
             owner[name] = shard
             shapes[name] = info.shape
             total += info.nbytes
     for name, shard in weight_map.items():
         if owner.get(name) != shard:
-            return f"{index_name} maps tensor {name!r} to {shard}, which does not hold it"
+            return TABLE.text("detail.shards.notHeld", index=index_name, name=repr(name), shard=shard)
     stray = sorted(set(owner) - set(weight_map))
     if stray:
-        return f"shard {prefix + owner[stray[0]]} holds tensor {stray[0]!r}, which {index_name} does not list"
+        return TABLE.text("detail.shards.unlisted", shard=prefix + owner[stray[0]], name=repr(stray[0]),
+                          index=index_name)
     metadata = index.get("metadata")
     declared = metadata.get("total_size") if isinstance(metadata, dict) else None
     if declared != total:
-        warnings.append(f"{index_name} metadata.total_size is {declared!r}; the shards hold {total} bytes")
+        warnings.append(TABLE.text("warning.shards.totalSize", index=index_name, declared=repr(declared), total=total))
     return WeightsFacts(shapes, [prefix + shard for shard in shards])
 
 
@@ -232,7 +231,7 @@ def _model_weights(directory: Path, prefix: str, warnings: list[str]) -> Weights
         return WeightsFacts({n: t.shape for n, t in header.tensors.items()}, [prefix + WEIGHTS_FILE])
     if os.path.isfile(directory / WEIGHTS_INDEX):
         return _sharded_weights(directory, prefix, warnings)
-    return f"no weights: neither {prefix + WEIGHTS_FILE} nor {prefix + WEIGHTS_INDEX}"
+    return TABLE.text("detail.weights.none", file=prefix + WEIGHTS_FILE, index=prefix + WEIGHTS_INDEX)
 
 
 def _warn_unlisted(s: BundleSubject, names: Sequence[str]) -> None:
@@ -240,10 +239,7 @@ def _warn_unlisted(s: BundleSubject, names: Sequence[str]) -> None:
         return
     for name in names:
         if not s.listed(name):
-            s.warnings.append(
-                f"{name} is loaded but not listed in pairjudge.json files, so its digest is not checked "
-                "(the reference accepts this)"
-            )
+            s.warnings.append(TABLE.text("warning.files.unlisted", name=name))
 
 
 def _loader_fields(s: BundleSubject) -> Fields | None:
@@ -254,13 +250,13 @@ def _loader_fields(s: BundleSubject) -> Fields | None:
     fields = [("inference", document), ("source", document)]
     if not s.full:
         if "source" not in document:
-            return {"field": "source", "problem": "is missing (an adapter's loader reads source[...])"}
+            return {"field": "source", "problem": TABLE.text("detail.loader.sourceMissing")}
         training = document["training"]
         fields += [("model_config", document), ("config", training)]
     for name, holder in fields:
         if name in holder and not isinstance(holder[name], dict):
             where = "training.config" if name == "config" else name
-            return {"field": where, "problem": f"is {json_kind(holder[name])}, not an object"}
+            return {"field": where, "problem": TABLE.text("detail.loader.notObject", kind=json_kind(holder[name]))}
     return PASS
 
 
@@ -305,10 +301,8 @@ def _architecture_shapes(config: Mapping[str, Any]) -> tuple[architecture.Shapes
     model_type = config.get("model_type")
     known = architecture.ARCHITECTURES.get(model_type) if isinstance(model_type, str) else None
     if known is None:
-        return (
-            f"model_type {model_type!r} is not an architecture the kit knows (undecided: only "
-            f"{', '.join(sorted(architecture.ARCHITECTURES))} can be checked without Transformers)"
-        )
+        return TABLE.text("detail.architecture.unknown", modelType=repr(model_type),
+                          known=", ".join(sorted(architecture.ARCHITECTURES)))
     shapes = known.tensors(config)
     return shapes if isinstance(shapes, str) else (shapes, known.prefix)
 
@@ -368,7 +362,7 @@ def _adapter_head_rows(s: BundleSubject) -> Fields | None:
     heads = _adapter_heads(s)
     if any(s.adapter_weights.tensors[n].shape[:1] == (_CLASS_COUNT,) for n in heads):
         return PASS
-    return {"name": heads[0], "shape": list(s.adapter_weights.tensors[heads[0]].shape)}
+    return {"name": repr(heads[0]), "shape": list(s.adapter_weights.tensors[heads[0]].shape)}
 
 
 def _canonical_digest(value: Any) -> str:
@@ -393,18 +387,16 @@ def _embedded_base(s: BundleSubject, source: Mapping[str, Any]) -> Fields | None
     files: dict[str, Any] = listed if isinstance(listed, dict) else {}
     local = source.get("local_base_files")
     if source.get("model_id") != EMBEDDED_BASE_ID:
-        s.warnings.append(
-            f"the adapter embeds base/ but source.model_id is {source.get('model_id')!r}, "
-            f"not {EMBEDDED_BASE_ID!r}; the reference loads base/"
-        )
+        s.warnings.append(TABLE.text("warning.base.modelId", modelId=repr(source.get("model_id")),
+                                     expected=repr(EMBEDDED_BASE_ID)))
     if not isinstance(local, dict):
-        s.warnings.append("the adapter embeds base/ but source.local_base_files does not record its digests")
+        s.warnings.append(TABLE.text("warning.base.noDigests"))
         return PASS
     for name, digest in local.items():
         if files.get(f"{BASE_DIR}/{name}") != digest:
-            s.warnings.append(f"source.local_base_files[{name!r}] differs from files['{BASE_DIR}/{name}']")
+            s.warnings.append(TABLE.text("warning.base.digest", name=repr(name), path=f"{BASE_DIR}/{name}"))
     if source.get("model_revision") != _canonical_digest(local):
-        s.warnings.append("source.model_revision is not the sha256 of local_base_files' canonical JSON")
+        s.warnings.append(TABLE.text("warning.base.revision"))
     return PASS
 
 
@@ -417,16 +409,10 @@ def _adapter_base(s: BundleSubject) -> Fields | None:
         return _embedded_base(s, source)
     model_id, revision = source.get("model_id"), source.get("model_revision")
     if not isinstance(model_id, str) or not model_id or model_id == EMBEDDED_BASE_ID:
-        return {"problem": "the adapter has no base/ directory and source.model_id names no Hub backbone"}
+        return {"problem": TABLE.text("detail.base.noHubModel")}
     if not isinstance(revision, str) or not _COMMIT.fullmatch(revision):
-        return {
-            "problem": f"the adapter has no base/ directory and source.model_revision {revision!r} "
-            "is not an exact 40-character commit"
-        }
-    return {
-        "problem": f"the base model {model_id}@{revision} is not embedded (undecided: the reference must fetch "
-        "it, and offline it fails; the kit cannot check it without it)"
-    }
+        return {"problem": TABLE.text("detail.base.revision", revision=repr(revision))}
+    return {"problem": TABLE.text("detail.base.notEmbedded", model=model_id, revision=revision)}
 
 
 def _adapter_lora(s: BundleSubject) -> Fields | None:
@@ -509,7 +495,7 @@ def _tokenizer_entries(s: BundleSubject) -> Iterator[TokenizerEntry]:
 
 
 def _known_attribute(e: TokenizerEntry) -> Fields | None:
-    return PASS if e.key in e.tokenizer.attributes else {"key": e.key}
+    return PASS if e.key in e.tokenizer.attributes else {"key": repr(e.key)}
 
 
 def _attribute_matches(e: TokenizerEntry) -> Fields | None:
@@ -547,56 +533,42 @@ def _packer_overhead(s: BundleSubject) -> Fields | None:
     if count.high is not None and max_length > special + count.high:
         return PASS
     if max_length <= special + count.low and count.low == count.high:
-        return {"message": f"max_length={max_length} cannot even fit the fixed overhead (special tokens + "
-                           f"final instruction = {special + count.low} tokens)"}
+        return {"message": TABLE.text("detail.overhead.cannotFit", maxLength=max_length, tokens=special + count.low)}
+    high = "?" if count.high is None else special + count.high
     return {
-        "message": f"max_length={max_length} against the fixed overhead is undecided: the kit cannot count the "
-        f"tokens of final_instruction for this tokenizer exactly (between {special + count.low} and "
-        f"{'?' if count.high is None else special + count.high})"
+        "message": TABLE.text("detail.overhead.undecided", maxLength=max_length, low=special + count.low, high=high)
     }
 
 
-BUNDLE_CHECKS: tuple[Entry[BundleSubject], ...] = (
-    Check(
-        "manifest.loader_fields",
-        _loader_fields,
-        "pairjudge.json {field} {problem}; the reference's loader reads it and fails",
-    ),
-    Check("tokenizer.files", _tokenizer_files, "{problem}"),
-    Check("tokenizer.pad", _pad_token, "saved judge tokenizer must have an explicit pad token"),
-    Check("config.file", _config, "the full bundle's config.json cannot be used: {problem}"),
-    Check("config.architecture", _config_architecture, "the full bundle's config.json cannot be used: {problem}"),
-    Check("weights.files", _full_weights, "incomplete trained weights: {problem}"),
-    Check("weights.complete", _weights_complete, "incomplete trained weights: {detail}"),
-    Check("adapter.config", _adapter_config, "the adapter's adapter_config.json cannot be used: {problem}"),
-    Check("adapter.weights", _adapter_weights, "adapter weights cannot be used: {problem}"),
-    Check("adapter.head", _adapter_head, "adapter is missing its trained classifier head"),
-    Check(
-        "adapter.head_rows",
-        _adapter_head_rows,
-        "adapter classifier head {name!r} has shape {shape}, not 3 rows for the judge's three classes",
-    ),
-    Check("adapter.base", _adapter_base, "adapter is not tied to an exact base model: {problem}"),
-    Check("adapter.lora", _adapter_lora, "PEFT cannot load the adapter: {problem}"),
-    Check("config.id2label", _config_mapping, "{problem}"),
-    Check("model.classes", _classes, "judge must have exactly three trained classes"),
-    Check("model.pad", _pad_matches, "model and saved tokenizer padding token differ"),
-    Check("model.id2label", _class_mapping, "model config class mapping differs from label_order"),
-    Check("model.label2id", _label2id, "model config label2id differs from label_order"),
-    Check("tokenizer.metadata", _tokenizer_block, "the manifest's tokenizer must be an object, not {kind}"),
-    ForEach(
-        _tokenizer_entries,
-        (
-            Check(
-                "tokenizer.metadata.key",
-                _known_attribute,
-                "saved tokenizer metadata names {key!r}, which the kit cannot derive from tokenizer files",
-            ),
-            Check("tokenizer.metadata.value", _attribute_matches, "saved tokenizer metadata mismatch: {key}"),
-        ),
-    ),
-    Check("packer.encodes", _packer_encodes, "the judge's packer cannot tokenise {name}: {problem}"),
-    Check("packer.overhead", _packer_overhead, "{message}"),
+BUNDLE_TESTS: dict[str, Test] = {
+    "manifest.loader_fields": _loader_fields,
+    "tokenizer.files": _tokenizer_files,
+    "tokenizer.pad": _pad_token,
+    "config.file": _config,
+    "config.architecture": _config_architecture,
+    "weights.files": _full_weights,
+    "weights.complete": _weights_complete,
+    "adapter.config": _adapter_config,
+    "adapter.weights": _adapter_weights,
+    "adapter.head": _adapter_head,
+    "adapter.head_rows": _adapter_head_rows,
+    "adapter.base": _adapter_base,
+    "adapter.lora": _adapter_lora,
+    "config.id2label": _config_mapping,
+    "model.classes": _classes,
+    "model.pad": _pad_matches,
+    "model.id2label": _class_mapping,
+    "model.label2id": _label2id,
+    "tokenizer.metadata": _tokenizer_block,
+    "tokenizer.metadata.key": _known_attribute,
+    "tokenizer.metadata.value": _attribute_matches,
+    "packer.encodes": _packer_encodes,
+    "packer.overhead": _packer_overhead,
+}
+"""The test of each check of the ``bundle`` family, by code; order and messages are the table's."""
+
+BUNDLE_CHECKS: tuple[Entry[BundleSubject], ...] = TABLE.checks(
+    "bundle", BUNDLE_TESTS, {"tokenizerKey": _tokenizer_entries}
 )
 
 # -- the whole verification ------------------------------------------------------------------------
@@ -635,15 +607,10 @@ def verify_bundle(
     warnings: list[str] = []
     if legacy:
         if layer == "manifest":
-            return _refused(
-                "manifest.legacy",
-                "legacy bundle (no pairjudge.json): the manifest layer has nothing to verify; use --layer full",
-                "manifest",
-                [],
-            )
+            return _refused("manifest.legacy", TABLE.text("manifest.legacy"), "manifest", [])
         assert arguments.label_order is not None
         stored_order = arguments.label_order
-        warnings.append("legacy bundle: no pairjudge.json, so no file digests, receipt or tokenizer metadata")
+        warnings.append(TABLE.text("warning.legacy"))
     else:
         manifest = ManifestSubject(root)
         failure = first_failure(MANIFEST_CHECKS, manifest)

@@ -27,16 +27,14 @@ from pathlib import Path
 from typing import Any
 
 from contract.core import strictjson
+from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
 from contract.core.oserrors import os_error_reason
 from contract.core.stagedfile import temporary_sibling
 from contract.pairjudge.bundle import CONFIG_FILE, verify_bundle
 from contract.pairjudge.manifest import MANIFEST_NAME, label_order_problem
 from contract.pairjudge.verdict import Verdict
 
-NOT_PROOF = (
-    "a declaration is not proof: the files cannot show which label order the classification head was "
-    "trained with; check it against held-out predictions before relying on it"
-)
+NOT_PROOF = TABLE.text("declare.notProof")
 
 
 @dataclass(frozen=True)
@@ -48,24 +46,21 @@ class Declaration:
     verdict: Verdict | None = None
 
 
-def _refused(message: str) -> Declaration:
-    return Declaration(False, message)
+def _refused(code: str, /, **fields: object) -> Declaration:
+    return Declaration(False, TABLE.text(code, **fields))
 
 
 def _source_problem(source: Path) -> str | None:
     if not source.is_dir():
-        return f"SOURCE {source} is not a directory"
+        return TABLE.text("declare.source.notDirectory", source=source)
     if (source / MANIFEST_NAME).exists():
-        return (
-            f"SOURCE {source} has {MANIFEST_NAME}: it is a pairjudge bundle, not a legacy classifier "
-            "(rewriting its config.json would break the recorded digests)"
-        )
+        return TABLE.text("declare.source.bundle", source=source, manifest=MANIFEST_NAME)
     for path in source.rglob("*"):
         mode = os.lstat(path).st_mode
         if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-            return f"SOURCE holds {path.relative_to(source)}, which is not a plain file or directory; nothing copied"
+            return TABLE.text("declare.source.special", path=path.relative_to(source))
     if not (source / CONFIG_FILE).is_file():
-        return f"SOURCE {source} has no {CONFIG_FILE}"
+        return TABLE.text("declare.source.noConfig", source=source, config=CONFIG_FILE)
     return None
 
 
@@ -75,9 +70,9 @@ def declared_config(data: bytes, order: Sequence[str]) -> bytes | str:
     try:
         config = strictjson.parse(data)
     except strictjson.JsonRefusal as exc:
-        return f"SOURCE {CONFIG_FILE} is {exc}"
+        return TABLE.text("declare.config.json", config=CONFIG_FILE, problem=exc)
     if not isinstance(config, dict):
-        return f"SOURCE {CONFIG_FILE} is not a JSON object"
+        return TABLE.text("declare.config.notObject", config=CONFIG_FILE)
     config["id2label"] = {str(index): label for index, label in enumerate(order)}
     config["label2id"] = {label: index for index, label in enumerate(order)}
     return (json.dumps(config, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
@@ -94,32 +89,32 @@ def declare_legacy(
     source, target = Path(source), Path(target)
     order = list(label_order)
     if label_order_problem(order) or not isinstance(label_order, list | tuple):
-        return _refused("label_order must be a permutation of ('a_wins', 'b_wins', 'tie')")
+        return _refused("arguments.label_order")
     if os.path.lexists(target):
-        return _refused(f"TARGET {target} exists; declare-legacy writes a new directory only")
+        return _refused("declare.target.exists", target=target)
     problem = _source_problem(source)
     if problem is not None:
-        return _refused(problem)
+        return Declaration(False, problem)
     if not target.parent.is_dir():
-        return _refused(f"the parent of TARGET, {target.parent}, is not a directory")
+        return _refused("declare.parent.notDirectory", parent=target.parent)
     try:
         config = declared_config((source / CONFIG_FILE).read_bytes(), order)
     except OSError as exc:
-        return _refused(f"cannot read SOURCE {CONFIG_FILE}: {os_error_reason(exc)}")
+        return _refused("declare.config.unreadable", config=CONFIG_FILE, reason=os_error_reason(exc))
     if isinstance(config, str):
-        return _refused(config)
+        return Declaration(False, config)
     stage = temporary_sibling(target)
     try:
         shutil.copytree(source, stage, symlinks=True)
         (stage / CONFIG_FILE).write_bytes(config)
         verdict = verify_bundle(stage, allow_legacy=True, label_order=order, packer_config=packer_config)
         if not verdict.ok:
-            return Declaration(False, f"the declared copy does not verify: {verdict.message}", verdict)
+            return Declaration(False, TABLE.text("declare.copy.refused", message=verdict.message), verdict)
         if os.path.lexists(target):
-            return _refused(f"TARGET {target} appeared while copying; nothing published")
+            return _refused("declare.target.appeared", target=target)
         os.rename(stage, target)
     except OSError as exc:
-        return _refused(f"cannot write TARGET {target}: {os_error_reason(exc)}")
+        return _refused("declare.target.unwritable", target=target, reason=os_error_reason(exc))
     finally:
         if stage.exists():
             shutil.rmtree(stage, ignore_errors=True)

@@ -1,6 +1,7 @@
 """``pairjudge.json`` format version 1: the reference's ``read_manifest`` layer as one ordered table.
 
-:data:`MANIFEST_CHECKS` runs in the reference's order (R1-R11 of the spec) with its messages, and
+:data:`MANIFEST_CHECKS` runs in the reference's order (R1-R11 of the spec) with its messages (the
+``manifest`` family of ``schema/pairjudge-check-table.json``; the tests are bound here by code), and
 the first failure wins: present, at most 1 MiB, JSON, the required keys, ``format_version``,
 ``artifact_type``, ``label_order``, the packer, the training receipt, safetensors listed, then per
 ``files`` entry a safe path and an exact lowercase sha256 (interleaved per entry, as upstream). The
@@ -27,10 +28,11 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from contract.core import resources
-from contract.core.checktable import PASS, Check, Entry, Fields, ForEach, Within
+from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
+from contract.core.checktable import PASS, Entry, Fields
 from contract.core.oserrors import os_error_reason
-from contract.pairjudge import referencejson
-from contract.pairjudge.packer import PACKER_CHECKS, PackerSubject, json_kind
+from contract.pairjudge import packer, referencejson
+from contract.pairjudge.packer import PackerSubject, json_kind
 
 MANIFEST_NAME = "pairjudge.json"
 MAX_MANIFEST_BYTES = 1024 * 1024
@@ -163,10 +165,7 @@ def _format_version(s: ManifestSubject) -> Fields | None:
     value = s.document.get("format_version")
     if isinstance(value, bool | int | float) and value == FORMAT_VERSION:
         if type(value) is not int:
-            s.warnings.append(
-                f"format_version is {json.dumps(value)}, not the integer 1; the reference accepts it "
-                f"only because Python compares {json.dumps(value)} == 1 as true"
-            )
+            s.warnings.append(TABLE.text("warning.format_version.notInteger", value=json.dumps(value)))
         return PASS
     return {}
 
@@ -180,7 +179,7 @@ def _label_order(s: ManifestSubject) -> Fields | None:
     if label_order_problem(order):
         return {}
     if isinstance(order, dict):
-        s.warnings.append("label_order is an object; the reference accepts it and reads its keys as the order")
+        s.warnings.append(TABLE.text("warning.label_order.object"))
     return PASS
 
 
@@ -193,9 +192,7 @@ def _steps_number(s: ManifestSubject) -> Fields | None:
     steps = s.document["training"].get("optimizer_steps", 0)
     if isinstance(steps, bool | int | float):
         if type(steps) is not int:
-            s.warnings.append(
-                f"training.optimizer_steps is {json.dumps(steps)}, not an integer count of updates"
-            )
+            s.warnings.append(TABLE.text("warning.optimizer_steps.notInteger", value=json.dumps(steps)))
         return PASS
     return {"kind": json_kind(steps)}
 
@@ -233,55 +230,33 @@ def _digest(entry: FileEntry) -> Fields | None:
     if actual is None or actual != entry.digest:
         return {"key": entry.key}
     if os.path.islink(target):
-        entry.warnings.append(f"files entry {entry.key!r} is a symbolic link; the reference follows it")
+        entry.warnings.append(TABLE.text("warning.files.symlink", key=repr(entry.key)))
     return PASS
 
 
-MANIFEST_CHECKS: tuple[Entry[ManifestSubject], ...] = (
-    Check("bundle.directory", _bundle_directory, "bundle directory not found (or not a directory): {bundle}"),
-    Check(
-        "manifest.present",
-        _present,
-        "missing pairjudge.json: use a trained PairJudge artifact; legacy loading requires explicit "
-        "label_order and packer_config",
-    ),
-    Check("manifest.regular_file", _regular, "pairjudge.json is not a regular file"),
-    Check("manifest.size", _size, "artifact manifest exceeds 1 MiB"),
-    Check("manifest.readable", _readable, "pairjudge.json cannot be read: {problem}"),
-    Check("manifest.json", _json, "{problem}"),
-    Check("manifest.required", _required, "artifact manifest is missing required metadata"),
-    Check("manifest.format_version", _format_version, "unsupported PairJudge artifact format"),
-    Check("manifest.artifact_type", _artifact_type, "unsupported artifact_type"),
-    Check(
-        "manifest.label_order",
-        _label_order,
-        "label_order must be a permutation of ('a_wins', 'b_wins', 'tie')",
-    ),
-    Within(lambda s: s.packer, PACKER_CHECKS),
-    Check("training.object", _training_object, "training must be an object (the training receipt), not {kind}"),
-    Check(
-        "training.optimizer_steps",
-        _steps_number,
-        "training.optimizer_steps must be a number, not {kind}",
-    ),
-    Check(
-        "training.head",
-        _trained_head,
-        "artifact does not identify an updated, trained classification head",
-    ),
-    Check(
-        "files.object",
-        _files_object,
-        "files must be an object mapping bundle paths to sha256 digests, not {kind}",
-    ),
-    Check("files.safetensors", _safetensors_listed, "artifact requires safetensors weights and file hashes"),
-    ForEach(
-        _file_entries,
-        (
-            Check("files.path", _safe_path, "unsafe artifact file path"),
-            Check("files.digest", _digest, "artifact file hash mismatch: {key}"),
-        ),
-    ),
+TESTS: dict[str, packer.Test] = {
+    "bundle.directory": _bundle_directory,
+    "manifest.present": _present,
+    "manifest.regular_file": _regular,
+    "manifest.size": _size,
+    "manifest.readable": _readable,
+    "manifest.json": _json,
+    "manifest.required": _required,
+    "manifest.format_version": _format_version,
+    "manifest.artifact_type": _artifact_type,
+    "manifest.label_order": _label_order,
+    "training.object": _training_object,
+    "training.optimizer_steps": _steps_number,
+    "training.head": _trained_head,
+    "files.object": _files_object,
+    "files.safetensors": _safetensors_listed,
+    "files.path": _safe_path,
+    "files.digest": _digest,
+}
+"""The test of each check of the ``manifest`` family, by code; order and messages are the table's."""
+
+MANIFEST_CHECKS: tuple[Entry[ManifestSubject], ...] = TABLE.checks(
+    "manifest", {**TESTS, **packer.TESTS}, {"packer": lambda s: s.packer, "file": _file_entries}
 )
 
 
@@ -306,11 +281,11 @@ def schema_warnings(document: Any) -> list[str]:
             schema_validator().iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path]
         )
     except RecursionError:
-        return ["pairjudge.json is nested too deeply to compare with the writer's schema"]
+        return [TABLE.text("warning.schema.tooDeep")]
     out = []
     for error in errors[:MAX_SCHEMA_WARNINGS]:
         where = "/" + "/".join(str(p) for p in error.absolute_path)
-        out.append(_shorten(f"pairjudge.json {where} is not as pairjudge 0.3.0 writes it: {error.message}"))
+        out.append(_shorten(TABLE.text("warning.schema.difference", where=where, problem=error.message)))
     if len(errors) > MAX_SCHEMA_WARNINGS:
-        out.append(f"... and {len(errors) - MAX_SCHEMA_WARNINGS} more differences from the writer's schema")
+        out.append(TABLE.text("warning.schema.more", count=len(errors) - MAX_SCHEMA_WARNINGS))
     return out

@@ -1,7 +1,8 @@
 """The ``packer`` object of a pairjudge bundle (the reference's ``PackerConfig``) and its checks.
 
 The 13 fields and their defaults are the reference's; :data:`PACKER_CHECKS` is its validation in
-its order with its messages. Where the reference fails with a raw Python error instead of a
+its order with its messages: the ``packer`` family of ``schema/pairjudge-check-table.json``, each
+check bound to its test here by code. Where the reference fails with a raw Python error instead of a
 designed message (a non-object packer, an unknown field, a template that ``str.format`` rejects),
 the kit gives a message of its own naming the field. Like the reference, a missing field takes
 its default; unlike it, the kit says so in a warning (saved bundles always carry all 13 fields).
@@ -12,10 +13,12 @@ from __future__ import annotations
 import math
 import re
 import string
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from contract.core.checktable import PASS, Check, Entry, Fields
+from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
+from contract.core.checktable import PASS, Entry, Fields
 from contract.core.errors import ContractError
 
 DEFAULTS: dict[str, Any] = {
@@ -35,10 +38,12 @@ DEFAULTS: dict[str, Any] = {
 }
 FIELDS: tuple[str, ...] = tuple(DEFAULTS)
 PACKING_FORMATS = ("balanced_v2", "competition_v1")
+_BOOLEAN_FIELDS = ("add_bos", "add_eos")
 _STRING_FIELDS = ("ellipsis", "final_instruction", "round_header", "first_round_header")
 _PREFIX_FIELDS = ("prompt_prefix", "response_a_prefix", "response_b_prefix")
 _HEADER_FIELDS = ("round_header", "first_round_header")
 _SUM_TOLERANCE = 1e-9
+Test = Callable[[Any], Fields | None]
 
 
 @dataclass
@@ -141,9 +146,7 @@ class _TemplateProbe(string.Formatter):
                     format_spec = format_spec[:start] + "9999" + format_spec[end:]
                     continue
                 raise TemplateTooLarge(
-                    f"a field {label} of {int(digits)} (deliberately refused above {MAX_TEMPLATE_SIZE}: the "
-                    "reference builds text that large and fails with MemoryError or 'precision too big', or "
-                    "not, depending on the machine's memory)"
+                    TABLE.text("detail.template.tooLarge", label=label, size=int(digits), limit=MAX_TEMPLATE_SIZE)
                 )
         return format(value, format_spec)
 
@@ -153,7 +156,9 @@ def template_problem(template: str, **arguments: Any) -> str | None:
     try:
         _TemplateProbe().vformat(template, (), arguments)
     except KeyError as exc:
-        return f"unknown placeholder {{{exc.args[0]}}}" if exc.args else "unknown placeholder"
+        if exc.args:
+            return TABLE.text("detail.template.unknownPlaceholder", name=exc.args[0])
+        return TABLE.text("detail.template.unknownPlaceholderUnnamed")
     except TemplateTooLarge as exc:
         return str(exc)
     except Exception as exc:  # any error str.format can raise on a hostile template
@@ -168,13 +173,10 @@ def _not_object(s: PackerSubject) -> Fields | None:
 def _unknown_field(s: PackerSubject) -> Fields | None:
     unknown = [name for name in s.raw if name not in DEFAULTS]
     if unknown:
-        return {"name": unknown[0]}
+        return {"name": repr(unknown[0])}
     missing = [name for name in FIELDS if name not in s.raw]
     if missing:
-        s.warnings.append(
-            f"packer lacks {', '.join(missing)}; the reference silently takes the defaults "
-            "(bundles it writes carry all 13 fields)"
-        )
+        s.warnings.append(TABLE.text("warning.packer.defaults", missing=", ".join(missing)))
     return PASS
 
 
@@ -188,20 +190,12 @@ def _non_negative_tail(s: PackerSubject) -> Fields | None:
     return PASS if _is_int(value) and value >= 0 else {}
 
 
-def _boolean(name: str) -> Check[PackerSubject]:
-    return Check(
-        f"packer.{name}",
-        lambda s: PASS if isinstance(s.get(name), bool) else {},
-        f"{name} must be a boolean",
-    )
+def _boolean(name: str) -> Test:
+    return lambda s: PASS if isinstance(s.get(name), bool) else {}
 
 
-def _string(name: str) -> Check[PackerSubject]:
-    return Check(
-        f"packer.{name}",
-        lambda s: PASS if isinstance(s.get(name), str) else {},
-        f"{name} must be a string",
-    )
+def _string(name: str) -> Test:
+    return lambda s: PASS if isinstance(s.get(name), str) else {}
 
 
 def _ratios_sequence(s: PackerSubject) -> Fields | None:
@@ -213,7 +207,7 @@ def _ratios_three(s: PackerSubject) -> Fields | None:
     if len(items) != 3:
         return {"count": len(items)}
     if not isinstance(s.get("ratios"), list):
-        s.warnings.append(f"packer.ratios is {json_kind(s.get('ratios'))}; the reference iterates it")
+        s.warnings.append(TABLE.text("warning.packer.ratiosIterated", kind=json_kind(s.get("ratios"))))
     return PASS
 
 
@@ -222,7 +216,7 @@ def _ratios_numeric(s: PackerSubject) -> Fields | None:
     if any(_as_float(x) is None for x in items):
         return {}
     if any(not _is_int(x) and not isinstance(x, float) for x in items):
-        s.warnings.append("packer.ratios holds non-numbers that Python's float() converts")
+        s.warnings.append(TABLE.text("warning.packer.ratiosConverted"))
     return PASS
 
 
@@ -245,42 +239,40 @@ def _balanced_positive(s: PackerSubject) -> Fields | None:
     return PASS
 
 
-def _one_placeholder(name: str) -> Check[PackerSubject]:
+def _one_placeholder(name: str) -> Test:
     def test(s: PackerSubject) -> Fields | None:
         value = s.get(name)
         return PASS if isinstance(value, str) and value.count("{text}") == 1 else {}
 
-    return Check(f"packer.{name}.placeholder", test, f"{name} must contain exactly one {{{{text}}}} placeholder")
+    return test
 
 
-def _formats(name: str, argument: str) -> Check[PackerSubject]:
+def _formats(name: str, argument: str) -> Test:
     def test(s: PackerSubject) -> Fields | None:
         problem = template_problem(s.get(name), **{argument: "" if argument == "text" else 1})
         return PASS if problem is None else {"problem": problem}
 
-    example = "text=''" if argument == "text" else "round=1"
-    return Check(f"packer.{name}.template", test, f"packer.{name} cannot be formatted with {example}: {{problem}}")
+    return test
 
 
-PACKER_CHECKS: tuple[Entry[PackerSubject], ...] = (
-    Check("packer.object", _not_object, "packer must be an object of PackerConfig fields, not {kind}"),
-    Check("packer.fields", _unknown_field, "packer has the unknown field {name!r}"),
-    Check("packer.max_length", _positive_max_length, "max_length must be a positive integer"),
-    Check("packer.min_tail_budget", _non_negative_tail, "min_tail_budget must be a non-negative integer"),
-    _boolean("add_bos"),
-    _boolean("add_eos"),
-    *(_string(name) for name in _STRING_FIELDS),
-    Check("packer.ratios.sequence", _ratios_sequence, "ratios must be an array of 3 numbers, not {kind}"),
-    Check("packer.ratios.length", _ratios_three, "ratios must have 3 entries, got {count}"),
-    Check("packer.ratios.numeric", _ratios_numeric, "ratios must contain numeric values"),
-    Check("packer.ratios.finite", _ratios_finite, "ratios must contain finite, non-negative values"),
-    Check("packer.ratios.sum", _ratios_sum, "ratios must sum to <= 1.0 and be > 0.0, got {total}"),
-    Check("packer.packing_format", _packing_format, "packing_format must be balanced_v2 or competition_v1"),
-    Check(
-        "packer.balanced_v2.ratios",
-        _balanced_positive,
-        "balanced_v2 ratios must be positive for all three fields",
-    ),
-    *(entry for name in _PREFIX_FIELDS for entry in (_one_placeholder(name), _formats(name, "text"))),
-    *(_formats(name, "round") for name in _HEADER_FIELDS),
-)
+TESTS: dict[str, Test] = {
+    "packer.object": _not_object,
+    "packer.fields": _unknown_field,
+    "packer.max_length": _positive_max_length,
+    "packer.min_tail_budget": _non_negative_tail,
+    **{f"packer.{name}": _boolean(name) for name in _BOOLEAN_FIELDS},
+    **{f"packer.{name}": _string(name) for name in _STRING_FIELDS},
+    "packer.ratios.sequence": _ratios_sequence,
+    "packer.ratios.length": _ratios_three,
+    "packer.ratios.numeric": _ratios_numeric,
+    "packer.ratios.finite": _ratios_finite,
+    "packer.ratios.sum": _ratios_sum,
+    "packer.packing_format": _packing_format,
+    "packer.balanced_v2.ratios": _balanced_positive,
+    **{f"packer.{name}.placeholder": _one_placeholder(name) for name in _PREFIX_FIELDS},
+    **{f"packer.{name}.template": _formats(name, "text") for name in _PREFIX_FIELDS},
+    **{f"packer.{name}.template": _formats(name, "round") for name in _HEADER_FIELDS},
+}
+"""The test of each check of the ``packer`` family, by code; order and messages are the table's."""
+
+PACKER_CHECKS: tuple[Entry[PackerSubject], ...] = TABLE.checks("packer", TESTS, {})

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from contract.core import strictjson
+from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
 from contract.core.oserrors import os_error_reason
 
 MAX_HEADER_BYTES = 100_000_000
@@ -157,7 +158,7 @@ def parse_header(data: bytes, file_size: int | None = None) -> HeaderResult:
     except strictjson.JsonRefusal as exc:
         return HeaderRefusal(f"the header is {exc}")
     if not isinstance(document, dict):
-        return HeaderRefusal("the header is not a JSON object")
+        return HeaderRefusal(TABLE.text("detail.file.notObject", name="the header"))
     metadata: dict[str, str] = {}
     tensors: dict[str, TensorInfo] = {}
     warnings: list[str] = []

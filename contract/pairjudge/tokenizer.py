@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
 from contract.core.oserrors import os_error_reason
 from contract.pairjudge import referencejson, tokenizerjson
 
@@ -80,13 +81,13 @@ class _Files:
                 raise _Refusal(f"{name} is larger than {MAX_TOKENIZER_BYTES} bytes")
             data = path.read_bytes()
         except OSError as exc:
-            raise _Refusal(f"{name} cannot be read ({os_error_reason(exc)})") from None
+            raise _Refusal(TABLE.text("detail.file.unreadable", name=name, reason=os_error_reason(exc))) from None
         parsed = referencejson.load(data, name, referencejson.SIDE_MAX_DEPTH)
         if isinstance(parsed, referencejson.JsonProblem):
             raise _Refusal(parsed.problem)
         self.warnings.extend(parsed.warnings)
         if not isinstance(parsed.value, dict):
-            raise _Refusal(f"{name} is not a JSON object")
+            raise _Refusal(TABLE.text("detail.file.notObject", name=name))
         return parsed.value
 
     def field(self, name: str, key: str) -> Any:

@@ -10,7 +10,8 @@ const fs = require("fs");
 const path = require("path");
 
 const SCHEMA_DIR = require("./data").schemaDir(); // the checkout's schema/, or the packed data/schema
-const PLACEHOLDER = /\{([A-Za-z]+)\}/g;
+// A placeholder {name}, or an escaped brace {{ / }} (a literal { / }).
+const TOKEN = /\{\{|\}\}|\{([A-Za-z]+)\}/g;
 
 const readJson = (name) => JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, name), "utf8"));
 
@@ -38,7 +39,8 @@ function featureSchemas() {
 const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
 function fill(template, values, escape) {
-  return template.replace(PLACEHOLDER, (_, name) => {
+  return template.replace(TOKEN, (token, name) => {
+    if (name === undefined) return token[0];
     if (!own(values, name)) throw new Error(`check-table template '${template}' needs a value for {${name}}`);
     return escape(String(values[name]));
   });

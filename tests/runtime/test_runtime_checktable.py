@@ -1,8 +1,10 @@
-"""The check table (schema/check-table.json) is the one place codes, order and messages live.
+"""The check tables (schema/check-table.json, schema/pairjudge-check-table.json) are the one place
+codes, order and messages live.
 
-Its schema is applied by ``python -m contract.golden check`` (tests/golden); here: codes are unique,
-every kind has an interpreter, every code the kit names exists, no message text of the table is typed
-in ``contract/**/*.py`` or ``js/src/*.js``, and every refused corpus case gets its code from the kit.
+Their schema is applied by ``python -m contract.golden check`` (tests/golden) and here; here also: codes
+are unique, every kind has an interpreter, every code the kit names exists, no message text of either
+table is typed in ``contract/**/*.py`` or ``js/src/*.js`` (no literal fragment of a template, and no
+check or refusal built from a literal message), and every refused corpus case gets its code from the kit.
 """
 
 from __future__ import annotations
@@ -14,32 +16,57 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from contract.conformance import adapter
-from contract.core.checktable import TableEntry, placeholders, table_document, table_family
+from contract.core import resources
+from contract.core.checktable import (
+    CONTRACT_TABLE,
+    PAIRJUDGE_TABLE,
+    Table,
+    TableEntry,
+    literal_parts,
+    placeholders,
+    table_document,
+    table_family,
+)
 from contract.core.refusal import refusal
 from contract.model import compatibility, manifest
 
 ROOT = Path(__file__).resolve().parents[2]
-# Adapters that classify another implementation's texts may quote them.
-ADAPTERS = {"contract/conformance/training_adapter.py"}
+# Adapters that classify another implementation's texts may quote them: the conformance adapters
+# (contract/conformance/*adapter*: the kit's own answers with the table's texts, the training adapter
+# classifies the training repository's texts). Nothing else is exempt.
+ADAPTERS = {"contract/conformance/adapter.py", "contract/conformance/training_adapter.py"}
+TABLES = (CONTRACT_TABLE, PAIRJUDGE_TABLE)
 
 
 def _all_entries() -> Iterator[TableEntry]:
-    def walk(entries: tuple[TableEntry, ...]) -> Iterator[TableEntry]:
-        for entry in entries:
-            if entry.each is not None:
-                yield from walk(entry.checks)
-            else:
-                yield entry
-
-    for family in table_document()["families"]:
-        yield from walk(table_family(family))
+    for table in TABLES:
+        yield from table.entries()
 
 
-def test_codes_are_unique_and_name_their_family() -> None:
-    codes = [e.code for e in _all_entries()]
-    assert len(codes) == len(set(codes))
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: t.file)
+def test_each_table_validates_against_the_one_table_schema(table: Table) -> None:
+    schema = json.loads((resources.schema_dir() / "check-table.schema.json").read_text(encoding="utf-8"))
+    errors = [e.message for e in Draft202012Validator(schema).iter_errors(table.document())]
+    assert errors == []
+
+
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: t.file)
+def test_codes_are_unique_within_each_table(table: Table) -> None:
+    def walk(raw: list[dict[str, object]]) -> Iterator[str]:
+        for entry in raw:
+            if "each" in entry:
+                yield from walk(entry["checks"])  # type: ignore[arg-type]
+            elif "code" in entry:
+                yield str(entry["code"])
+
+    codes = [code for family in table.document()["families"].values() for code in walk(family["checks"])]
+    assert len(codes) == len(set(codes)) == len(table.entries())
+
+
+def test_codes_name_their_family() -> None:
     for family in table_document()["families"]:
         for entry in table_family(family):
             for code in [entry.code] if entry.each is None else [sub.code for sub in entry.checks]:
@@ -48,7 +75,7 @@ def test_codes_are_unique_and_name_their_family() -> None:
 
 def test_every_kind_of_the_manifest_and_compatibility_families_has_a_python_test() -> None:
     interpreted = set(manifest._KINDS) | {"compatibility"}
-    for entry in _all_entries():
+    for entry in CONTRACT_TABLE.entries():
         if entry.code.startswith("manifest."):
             assert entry.kind in interpreted, entry.code
         if entry.code.startswith("engineCompatibility."):
@@ -91,26 +118,93 @@ def _js_texts(path: Path) -> Iterator[str]:
         yield re.sub(r"\$\{[^}]*\}", HOLE, literal[1:-1])
 
 
-def _template_pattern(template: str) -> re.Pattern[str]:
-    parts = re.split(r"\{[A-Za-z]+\}", template)
-    return re.compile(".*".join(re.escape(part) for part in parts), re.DOTALL)
+def _source_texts(root: Path = ROOT) -> list[tuple[str, str]]:
+    """(file, string) for every string built in ``contract/**/*.py`` and ``js/src/*.js``, adapters left out."""
+    texts = [(p.relative_to(root).as_posix(), t) for p in sorted((root / "contract").rglob("*.py"))
+             if p.relative_to(root).as_posix() not in ADAPTERS for t in _python_texts(p)]
+    texts += [(p.relative_to(root).as_posix(), t) for p in sorted((root / "js" / "src").glob("*.js"))
+              for t in _js_texts(p)]
+    return texts
+
+
+# A literal fragment of a template shorter than this ("{name} is missing", "{parent} is not a directory")
+# says too little to tell it from other text; longer ones are the contract's own words.
+MIN_FRAGMENT = 20
+
+
+def _fragments() -> dict[str, str]:
+    """Every distinctive literal fragment of every template of both tables -> the code it belongs to."""
+    return {part.strip(): entry.code for entry in _all_entries() for part in literal_parts(entry.message)
+            if len(part.strip()) >= MIN_FRAGMENT}
+
+
+def typed_fragments(root: Path = ROOT) -> list[tuple[str, str, str]]:
+    """(file, code, fragment) for each template fragment that a source file types as a string."""
+    fragments = _fragments()
+    return sorted({(where, code, fragment) for where, text in _source_texts(root)
+                   for fragment, code in fragments.items() if fragment in text})
 
 
 @pytest.mark.source
-def test_no_message_of_the_table_is_typed_in_the_kit_or_the_js_implementation() -> None:
-    # A template whose own words are this short ("{reason}", "{parent} is not a directory") says too little
-    # to tell it from another message.
-    patterns = {e.code: _template_pattern(e.message) for e in _all_entries()
-                if len(re.sub(r"\{[A-Za-z]+\}", "", e.message)) >= 20}
-    assert len(patterns) > 40  # the table's own texts, not an empty list that would pass anything
-    texts = [(p.relative_to(ROOT).as_posix(), t) for p in sorted((ROOT / "contract").rglob("*.py"))
-             if p.relative_to(ROOT).as_posix() not in ADAPTERS for t in _python_texts(p)]
-    texts += [(p.relative_to(ROOT).as_posix(), t) for p in sorted((ROOT / "js" / "src").glob("*.js"))
-              for t in _js_texts(p)]
+def test_no_fragment_of_a_table_message_is_typed_in_the_kit_or_the_js_implementation() -> None:
+    fragments = _fragments()
+    # the tables' own words, not an empty list that would pass anything: both tables contribute
+    contract_codes = {entry.code for entry in CONTRACT_TABLE.entries()}
+    pairjudge_codes = {entry.code for entry in PAIRJUDGE_TABLE.entries()}
+    assert len(set(fragments.values()) & contract_codes) > 40
+    assert len(set(fragments.values()) & pairjudge_codes) > 40
+    assert "ratios must contain finite, non-negative values" in fragments
+    assert "features contain a non-finite value" in fragments
+    texts = _source_texts()
     assert any("must be" in text for _, text in texts)  # the scan sees the sources' strings
-    found = [(where, code, text) for where, text in texts for code, pattern in patterns.items()
-             if pattern.fullmatch(text)]
-    assert found == []
+    assert typed_fragments() == []
+
+
+# Constructors whose message argument is a contract message: a literal there is a message typed in code.
+MESSAGE_CALLS = {"Check": ("message", 2), "Refusal": ("message", 0), "Failure": ("message", 1),
+                 "Verdict": ("message", 1)}
+
+
+# Modules of the kit's own tooling, whose refusals are not contract messages (docs/architecture.md,
+# "Contract messages"): vendoring the contract files into another repository.
+TOOLING = {"contract/core/vendoring.py"}
+
+
+def _literal(node: ast.expr) -> bool:
+    """A string literal or f-string holding words of its own (``f"{path}: {message}"`` holds none)."""
+    if isinstance(node, ast.JoinedStr):
+        text = "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+    else:
+        return False
+    return re.search(r"[A-Za-z]{2,}", text) is not None
+
+
+def literal_messages(root: Path = ROOT) -> list[tuple[str, int, str]]:
+    """(file, line, constructor) for each check, refusal or verdict built from a literal message."""
+    found = []
+    for path in sorted((root / "contract").rglob("*.py")):
+        where = path.relative_to(root).as_posix()
+        if where in ADAPTERS | TOOLING:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name | ast.Attribute):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+            if name not in MESSAGE_CALLS:
+                continue
+            keyword, index = MESSAGE_CALLS[name]
+            args = [k.value for k in node.keywords if k.arg == keyword]
+            args += node.args[index:index + 1]
+            if any(_literal(arg) for arg in args):
+                found.append((where, node.lineno, name))
+    return found
+
+
+@pytest.mark.source
+def test_no_check_refusal_or_verdict_is_built_from_a_literal_message() -> None:
+    assert literal_messages() == []
 
 
 @pytest.mark.source

@@ -25,7 +25,8 @@ from contract.core.strictjson import parse as parse_json
 MANIFEST_SCHEMA = "manifest-{version}"
 REGISTRY = "schema/feature-schemas.json"
 # The hand-written data files under schema/ (not generated, not under golden/), each with its schema.
-SCHEMA_DATA: tuple[str, ...] = (REGISTRY, "schema/check-table.json", "schema/manifest-fields.json")
+SCHEMA_DATA: tuple[str, ...] = (REGISTRY, "schema/check-table.json", "schema/pairjudge-check-table.json",
+                                 "schema/manifest-fields.json")
 # glob over repo-relative paths -> schema name (schema/<name>.schema.json); first match wins.
 CORPUS_SCHEMAS: tuple[tuple[str, str], ...] = (
     ("golden/probes.json", "probes"),
@@ -43,6 +44,7 @@ CORPUS_SCHEMAS: tuple[tuple[str, str], ...] = (
     ("golden/divergences.json", "conformance-divergences"),
     (REGISTRY, "feature-schemas"),
     ("schema/check-table.json", "check-table"),
+    ("schema/pairjudge-check-table.json", "check-table"),
     ("schema/manifest-fields.json", "manifest-fields"),
 )
 

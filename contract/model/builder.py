@@ -99,22 +99,17 @@ def witness_version(constraint: str) -> str | Refusal:
     if verdict.outcome in ("blank", "invalid-constraint"):
         assert verdict.refusal is not None
         return verdict.refusal
-    low, high = 0, _key((INT_MAX, INT_MAX, INT_MAX))
+    low = 0  # the interval's lower end; upper bounds need no arithmetic: the evaluator checks the end
     for op, bound in parse_constraint(constraint):
         at = _key(bound)
         if op in (">=", "="):
             low = max(low, at)
-        if op in ("<=", "="):
-            high = min(high, at)
-        if op == ">":
+        elif op == ">":
             low = max(low, at + 1)
-        if op == "<":
-            high = min(high, at - 1)
-    if low <= high:
-        major, rest = divmod(low, _SPAN * _SPAN)
-        text = ".".join(map(str, (major, *divmod(rest, _SPAN))))
-        if evaluate(constraint, text).ok:
-            return text
+    major, rest = divmod(low, _SPAN * _SPAN)
+    text = ".".join(map(str, (major, *divmod(rest, _SPAN))))
+    if evaluate(constraint, text).ok:
+        return text
     return refusal("builder.compatibility.empty", constraint=constraint)
 
 

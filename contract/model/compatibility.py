@@ -29,7 +29,7 @@ from typing import Final
 from lark import Lark, LarkError, Token, Tree
 
 from contract.core.checktable import PASS, Fields, first_failure, table_check, table_entry, table_family
-from contract.core.refusal import Refusal, refusal
+from contract.core.refusal import Refusal
 from contract.core.resources import grammar_dir
 
 GRAMMAR_FILE: Final = "engine_compatibility.lark"
@@ -96,14 +96,6 @@ def _component(digits: str) -> int | None:
         return None
     value = int(significant or "0")
     return value if value <= INT_MAX else None
-
-
-def parse_engine_version(text: str) -> Version | str:
-    """The host's version, strict ``MAJOR.MINOR.PATCH``; or the refusal message."""
-    host = _host(text)
-    if isinstance(host, tuple):
-        return host
-    return refusal(host, version=text).message
 
 
 def parse_constraint(text: str) -> list[tuple[str, Version]]:

@@ -153,6 +153,13 @@ def test_external_data_is_found_wherever_a_tensor_sits(tmp_path: Path) -> None:
     assert open_session(model.SerializeToString()) == Refusal(NOT_SELF_CONTAINED, "tensor.graph.external")
 
 
+def test_every_tensor_is_inspected_however_many_hold_their_own_data(tmp_path: Path) -> None:
+    model = onnx.load_from_string(graph(_external("weights.bin")))
+    for index in range(3):  # self-contained tensors after (and, in traversal order, before) the external one
+        model.graph.initializer.append(numpy_helper.from_array(np.zeros((1,), np.float32), name=f"B{index}"))
+    assert open_session(model.SerializeToString()) == Refusal(NOT_SELF_CONTAINED, "tensor.graph.external")
+
+
 def test_a_graph_the_protobuf_reader_cannot_parse_never_reaches_onnx_runtime() -> None:
     refusal = open_session(b"\xff\xff not a protobuf")
     assert isinstance(refusal, Refusal)

@@ -100,6 +100,23 @@ def test_sync_path_raises_a_real_failure_and_tolerates_an_unsupported_one(tmp_pa
         sync_path(target)
 
 
+@pytest.mark.parametrize("code", [errno.EACCES, errno.EISDIR, errno.EPERM])
+def test_a_directory_the_platform_cannot_open_is_tolerated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           code: int) -> None:
+    monkeypatch.setattr(os, "open", lambda *args, **kwargs: (_ for _ in ()).throw(OSError(code, "no")))
+    sync_path(tmp_path)  # Windows cannot open a directory: tolerated
+    (tmp_path / "f").write_bytes(b"x")
+    with pytest.raises(OSError, match=r"no$"):
+        sync_path(tmp_path / "f")  # the same error on a file is real
+
+
+def test_another_failure_to_open_a_directory_is_raised(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "open", lambda *args, **kwargs: (_ for _ in ()).throw(OSError(errno.EMFILE, "Too many "
+                                                                                          "open files")))
+    with pytest.raises(OSError, match=r"^\[Errno 24\] Too many open files$"):
+        sync_path(tmp_path)
+
+
 def test_write_atomic_writes_text_as_utf8_and_bytes_as_they_are(tmp_path: Path) -> None:
     write_atomic(tmp_path / "t", "é\n")
     write_atomic(tmp_path / "b", b"\xff")

@@ -128,26 +128,53 @@ def score(verdicts: dict[str, str], equivalent: dict[str, str], seed: str) -> di
     return out
 
 
-def run_group(group: Group, workdir: Path, keep: bool, max_children: int,
-              profile: str = "quick") -> tuple[dict[str, str], float, Path]:
-    scratch = Path(tempfile.mkdtemp(prefix=f"mutation-{group.name}-", dir=workdir))
+def _copy_checkout(scratch: Path) -> None:
+    """The checkout's files into ``scratch`` (modification times kept: mutmut re-mutates what changed)."""
     for name in COPIED:
         source = REPO / name
         if source.is_dir():
-            shutil.copytree(source, scratch / name, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
+            shutil.copytree(source, scratch / name, dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
         else:
             shutil.copy2(source, scratch / name)
-    (scratch / "setup.cfg").write_text(_setup_cfg(group), encoding="utf-8")
-    started = time.monotonic()
-    mutmut = [sys.executable, "-m", "mutmut", "run", f"--max-children={max_children}"]
-    with open(scratch / "mutmut.log", "wb") as log:  # mutmut's progress spinner is for a terminal
-        env = dict(os.environ, DICECHESS_HYPOTHESIS_PROFILE=profile)
+
+
+def _mutmut(scratch: Path, max_children: int, profile: str, names: list[str]) -> int:
+    mutmut = [sys.executable, "-m", "mutmut", "run", f"--max-children={max_children}", *names]
+    env = dict(os.environ, DICECHESS_HYPOTHESIS_PROFILE=profile)
+    with open(scratch / "mutmut.log", "ab") as log:  # mutmut's progress spinner is for a terminal
         done = subprocess.run(mutmut, cwd=scratch, env=env, check=False, stdout=log, stderr=subprocess.STDOUT)
+    return done.returncode
+
+
+def _not_killed(verdicts: dict[str, str], equivalent: dict[str, str]) -> list[str]:
+    return sorted(m for m, v in verdicts.items() if v not in KILLED and listed_kind(m, equivalent) is None)
+
+
+def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *,
+              profile: str = "quick", rerun: Path | None = None) -> tuple[dict[str, str], float, Path]:
+    """One mutmut run of ``group``; with ``rerun``, continue the kept scratch copy of an earlier run.
+
+    A rerun copies the checkout over the scratch copy: mutmut re-mutates the functions whose source
+    changed (their earlier verdicts dropped), keeps every other verdict, and collects which new tests
+    call what. Then the mutants not killed so far (equivalents aside) are run again: a test added since
+    the first run can kill them, and a killed mutant stays killed when tests are only added.
+    """
+    scratch = rerun if rerun is not None else Path(tempfile.mkdtemp(prefix=f"mutation-{group.name}-", dir=workdir))
+    _copy_checkout(scratch)
+    (scratch / "setup.cfg").write_text(_setup_cfg(group), encoding="utf-8")
+    (scratch / "group.txt").write_text(group.name + "\n", encoding="utf-8")
+    started = time.monotonic()
+    code = _mutmut(scratch, max_children, profile, [])
+    if code == 0 and rerun is not None:
+        survivors = _not_killed(_verdicts(scratch), load_equivalent())
+        if survivors:
+            code = _mutmut(scratch, max_children, profile, survivors)
     elapsed = time.monotonic() - started
+    if code != 0:  # e.g. the clean run failed: every verdict would read "not checked"
+        raise SystemExit(f"mutmut failed for group {group.name} (exit {code}); see {scratch}/mutmut.log")
     verdicts = _verdicts(scratch)
-    if done.returncode != 0:  # e.g. the clean run failed: every verdict would read "not checked"
-        raise SystemExit(f"mutmut failed for group {group.name} (exit {done.returncode}); see {scratch}/mutmut.log")
-    if not keep:
+    if not keep and rerun is None:
         shutil.rmtree(scratch, ignore_errors=True)
     return verdicts, elapsed, scratch
 
@@ -160,10 +187,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()))
     parser.add_argument("--keep", action="store_true", help="keep the scratch copies (mutmut show works there)")
     parser.add_argument("--max-children", type=int, default=1)
+    parser.add_argument("--rerun", type=Path, metavar="SCRATCH",
+                        help="continue a kept scratch copy (its group): re-mutate what changed, rerun what survived")
     parser.add_argument("--hypothesis-profile", default="quick", choices=("quick", "default", "thorough"),
                         help="DICECHESS_HYPOTHESIS_PROFILE of the mutant runs (default: quick)")
     args = parser.parse_args(argv)
     groups = load_groups()
+    if args.rerun is not None:
+        named = (args.rerun / "group.txt").read_text(encoding="utf-8").strip() if (args.rerun / "group.txt").exists() \
+            else args.rerun.name.split("-")[1]
+        if args.groups and args.groups != [named]:
+            parser.error(f"{args.rerun} holds a run of group {named}")
+        args.groups = [named]
     chosen = args.groups or list(groups)
     unknown = [g for g in chosen if g not in groups]
     if unknown:
@@ -172,10 +207,11 @@ def main(argv: list[str] | None = None) -> int:
     summary: dict[str, Any] = {"seed": args.seed, "hypothesis_profile": args.hypothesis_profile, "groups": {}}
     for name in chosen:
         verdicts, elapsed, scratch = run_group(groups[name], args.workdir, args.keep, args.max_children,
-                                             args.hypothesis_profile)
-        survivors = sorted(m for m, v in verdicts.items() if v not in KILLED and listed_kind(m, equivalent) is None)
+                                             profile=args.hypothesis_profile, rerun=args.rerun)
+        survivors = _not_killed(verdicts, equivalent)
         summary["groups"][name] = {
-            "seconds": round(elapsed), "scratch": str(scratch) if args.keep else None,
+            "seconds": round(elapsed), "scratch": str(scratch) if args.keep or args.rerun else None,
+            "rerun": args.rerun is not None,
             "modules": score(verdicts, equivalent, args.seed),
             "survivors": {m: {"status": verdicts[m], "sample": sample_of(m, args.seed)} for m in survivors},
         }

@@ -64,7 +64,7 @@ def open_regular(path: Path) -> BinaryIO:
     the path is checked before the open and the opened file again after it.
     """
     nonblocking: int | None = getattr(os, "O_NONBLOCK", None)
-    flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0)  # os.open never makes an inheritable descriptor (PEP 446)
     if nonblocking is None and not stat.S_ISREG(os.stat(path).st_mode):
         raise OSError(errno.EINVAL, "not a regular file", str(path))
     fd = os.open(path, flags if nonblocking is None else flags | nonblocking)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -262,3 +263,47 @@ def test_any_array_layout_scores_as_its_contiguous_copy(graphs: dict[str, Path],
     read_only.setflags(write=False)
     for layout in (wide[:, ::2], wide[::-2, 1::2], np.asfortranarray(wide[:, :13]), read_only):
         assert np.array_equal(scorer.score(layout), scorer.score(np.ascontiguousarray(layout)))
+
+
+def test_a_fifo_swapped_in_between_the_type_check_and_the_open_is_refused_not_waited_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The narrowest window: the path is a regular file when stat'ed and a FIFO when opened. Only a
+    # non-blocking open survives it; a blocking one waits for a writer forever (the thread below
+    # plays the writer after 10 s so that such a failure ends).
+    import errno
+    import os
+    import threading
+
+    from contract.model.package import open_regular
+
+    target = tmp_path / "model.onnx"
+    target.write_bytes(b"graph")
+    real_open = os.open
+
+    def swap_then_open(path: Any, *args: Any, **kwargs: Any) -> int:
+        if str(path) == str(target) and not target.is_fifo():
+            target.unlink()
+            os.mkfifo(target)
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", swap_then_open)
+    outcome: list[BaseException | object] = []
+
+    def attempt() -> None:
+        try:
+            outcome.append(open_regular(target))
+        except OSError as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(10)
+    hung = worker.is_alive()
+    if hung:
+        with open(target, "wb"):  # release the blocked open
+            pass
+        worker.join(10)
+    assert not hung, "open_regular waited on a FIFO"
+    (error,) = outcome
+    assert isinstance(error, OSError)
+    assert (error.errno, error.strerror, error.filename) == (errno.EINVAL, "not a regular file", str(target))

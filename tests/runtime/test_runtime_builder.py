@@ -169,6 +169,7 @@ def test_an_interrupted_build_publishes_nothing(tmp_path: Path, graphs: dict[str
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_builder_killed_between_staging_and_rename_leaves_no_package(tmp_path: Path,
                                                                         graphs: dict[str, Path]) -> None:
     out = tmp_path / "pkg"

@@ -100,6 +100,7 @@ NOT_SELF_CONTAINED = ("the ONNX graph is not self-contained: tensor 'W' keeps it
 # --- 1. external data --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_package_whose_weights_live_beside_the_graph_is_not_served(tmp_path: Path) -> None:
     pkg = write_package(tmp_path / "pkg", graph(_external("weights.bin")))
     np.full((13, 1), 2.0, np.float32).tofile(pkg / "weights.bin")

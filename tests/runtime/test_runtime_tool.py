@@ -217,6 +217,7 @@ def test_a_directory_that_cannot_be_opened_for_sync_is_tolerated(monkeypatch: py
     assert _run(capsys, "vendor", "--check", str(tmp_path / "v"))[0] == 0
 
 
+@pytest.mark.slow
 def test_the_golden_command_runs_outside_a_checkout_on_the_kits_corpus(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:

@@ -154,6 +154,18 @@ def _not_killed(verdicts: dict[str, str], equivalent: dict[str, str]) -> list[st
     return sorted(m for m, v in verdicts.items() if v not in KILLED and listed_kind(m, equivalent) is None)
 
 
+def stale_listings(group: Group, verdicts: dict[str, str], equivalent: dict[str, str]) -> list[str]:
+    """Names listed in equivalent.toml for this group's modules that no longer name a surviving mutant.
+
+    mutmut numbers mutants within a function, so an edit to the function renumbers them: a listing that
+    now names a killed mutant (or none) would hide a real survivor from the score. Patterns are not checked.
+    """
+    modules = {m.removesuffix(".py").replace("/", ".") for m in group.modules}
+    return sorted(name for name in equivalent
+                  if not any(c in name for c in "*?[") and module_of(name) in modules
+                  and verdicts.get(name, "killed") in KILLED)
+
+
 def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *,
               profile: str = "quick", rerun: Path | None = None) -> tuple[dict[str, str], float, Path]:
     """One mutmut run of ``group``; with ``rerun``, continue the kept scratch copy of an earlier run.
@@ -217,9 +229,12 @@ def main(argv: list[str] | None = None) -> int:
             "rerun": args.rerun is not None,
             "modules": score(verdicts, equivalent, args.seed),
             "survivors": {m: {"status": verdicts[m], "sample": sample_of(m, args.seed)} for m in survivors},
+            "stale_listings": stale_listings(groups[name], verdicts, equivalent),
         }
         print(json.dumps({name: summary["groups"][name]["modules"]}, indent=2))
         print(f"{name}: {len(verdicts)} mutants in {elapsed:.0f} s; {len(survivors)} not killed")
+        for stale in summary["groups"][name]["stale_listings"]:
+            print(f"  equivalent.toml lists {stale}, which is killed or gone: renumbered? check it")
     if args.report is not None:
         args.report.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return 0

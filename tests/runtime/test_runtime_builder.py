@@ -68,7 +68,10 @@ def test_the_opt_in_writes_it_and_names_the_cost(tmp_path: Path, graphs: dict[st
     package = build_package(spec(graphs["renamed"], allow_service_unmountable=True), tmp_path / "pkg")
     assert isinstance(package, ModelPackage)
     assert package.manifest.manifest_version == "1.1.0"
-    assert "CANNOT MOUNT" in (service_cost(package) or "")
+    assert service_cost(package) == (
+        "manifest 1.1.0 position-value package with tensors 'features'/'win_probability': the evaluation service "
+        "reads only manifest 1.0.0 and the tensors input/output, so it CANNOT MOUNT this package (it starts without "
+        "a model); only the engine can load it")
     plain = build_package(spec(graphs["value"], allow_service_unmountable=True), tmp_path / "plain")
     assert isinstance(plain, ModelPackage) and plain.manifest.manifest_version == "1.0.0"
     assert service_cost(plain) is None  # the opt-in changes nothing for a graph the service can mount

@@ -152,6 +152,9 @@ def test_provenance_scalars_become_text() -> None:
                                                           "ratio": 0.25}), "0.12.0")
     assert result.manifest is not None
     assert result.manifest.provenance == {"epochs": "12", "shuffled": "true", "run": "abc", "ratio": "0.25"}
+    result = read_manifest(_variant(CURRENT, provenance={"shuffled": False, "dropout": 0}), "0.12.0")
+    assert result.manifest is not None
+    assert result.manifest.provenance == {"shuffled": "false", "dropout": "0"}
 
 
 def test_unknown_fields_are_ignored() -> None:
@@ -217,3 +220,15 @@ def test_a_document_given_directly_with_such_numbers_is_refused_not_raised() -> 
     doc["calibration"] = None
     doc["provenance"] = {"big": 10**5000}
     assert check_document(doc, "0.12.0").message == "field 'provenance.big' must be a string, number or boolean"
+
+
+@pytest.mark.parametrize("number", [float("inf"), float("-inf"), float("nan")])
+def test_a_document_given_directly_with_a_number_json_cannot_hold_is_refused(number: float) -> None:
+    from contract.model.manifest import check_document
+
+    doc = _base(CURRENT)
+    doc["calibration"] = {"temperature": number}
+    assert check_document(doc, "0.12.0").message == "field 'temperature' must be a number"
+    doc["calibration"] = None
+    doc["provenance"] = {"loss": number}
+    assert check_document(doc, "0.12.0").message == "field 'provenance.loss' must be a string, number or boolean"

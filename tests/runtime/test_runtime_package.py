@@ -198,11 +198,17 @@ def test_scoring_refuses_ragged_rows_and_a_closed_scorer(graphs: dict[str, Path]
     assert isinstance(package, ModelPackage)
     scorer = Scorer.from_package(package)
     assert isinstance(scorer, Scorer)
-    with pytest.raises(ScoringError, match=r"^features are not an array: "):
-        scorer.score([[0.0] * 13, [0.0] * 12])
+    ragged = [[0.0] * 13, [0.0] * 12]
+    with pytest.raises(ValueError) as numpy_says:
+        np.asarray(ragged)
+    with pytest.raises(ScoringError) as caught:
+        scorer.score(ragged)
+    assert (str(caught.value), caught.value.code) == (f"features are not an array: {numpy_says.value}",
+                                                      "scoring.features.notArray")
     scorer.close()
-    with pytest.raises(ScoringError, match=r"^the scorer is closed$"):
+    with pytest.raises(ScoringError) as caught:
         scorer.score(np.zeros((1, 13), np.float32))
+    assert (str(caught.value), caught.value.code) == ("the scorer is closed", "scoring.closed")
 
 
 @pytest.mark.parametrize("which", ["manifest", "model"])
@@ -307,3 +313,67 @@ def test_a_fifo_swapped_in_between_the_type_check_and_the_open_is_refused_not_wa
     (error,) = outcome
     assert isinstance(error, OSError)
     assert (error.errno, error.strerror, error.filename) == (errno.EINVAL, "not a regular file", str(target))
+
+
+def _open_guarded(path: Path) -> object:
+    """open_regular(path)'s result or OSError, failing (not hanging) if it waits on a FIFO for 10 s."""
+    import threading
+
+    from contract.model.package import open_regular
+
+    outcome: list[object] = []
+
+    def attempt() -> None:
+        try:
+            outcome.append(open_regular(path))
+        except OSError as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(10)
+    if worker.is_alive():
+        with open(path, "wb"):  # release the blocked open
+            pass
+        worker.join(10)
+        raise AssertionError(f"open_regular waited on {path}")
+    (result,) = outcome
+    return result
+
+
+def test_without_o_nonblock_a_regular_file_opens_blocking_and_reads_whole(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    monkeypatch.delattr(os, "O_NONBLOCK")  # as on Windows
+    target = tmp_path / "model.onnx"
+    target.write_bytes(b"graph bytes")
+    handle = _open_guarded(target)
+    assert not isinstance(handle, OSError), handle
+    with handle as opened:  # type: ignore[attr-defined]
+        assert os.get_blocking(opened.fileno())
+        assert opened.read() == b"graph bytes"
+
+
+def test_without_o_nonblock_a_fifo_is_refused_before_the_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import os
+
+    monkeypatch.delattr(os, "O_NONBLOCK")
+    fifo = tmp_path / "model.onnx"
+    os.mkfifo(fifo)
+    error = _open_guarded(fifo)
+    assert isinstance(error, OSError)
+    assert (error.errno, error.strerror, error.filename) == (errno.EINVAL, "not a regular file", str(fifo))
+
+
+def test_a_regular_file_opened_with_o_nonblock_reads_blocking(tmp_path: Path) -> None:
+    import os
+
+    target = tmp_path / "model.onnx"
+    target.write_bytes(b"graph bytes")
+    handle = _open_guarded(target)
+    assert not isinstance(handle, OSError), handle
+    with handle as opened:  # type: ignore[attr-defined]
+        assert os.get_blocking(opened.fileno())
+        assert opened.read() == b"graph bytes"

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
 from contract.pairjudge import architecture
 
 PEFT_PREFIX = "base_model.model."
@@ -27,13 +28,13 @@ def base_problem(config: Mapping[str, Any], shapes: Mapping[str, tuple[int, ...]
     model_type = config.get("model_type")
     known = architecture.ARCHITECTURES.get(model_type) if isinstance(model_type, str) else None
     if known is None:
-        return f"base/config.json model_type {model_type!r} is not an architecture the kit knows (undecided)"
+        return TABLE.text("detail.adapter.baseArchitecture", modelType=repr(model_type))
     expected = known.tensors({**config, "num_labels": architecture.CLASSES, "id2label": None})
     if isinstance(expected, str):
         return "base/" + expected
     info = architecture.compare(expected, shapes, known.prefix)
     if info.mismatched:
-        return f"base/ weights do not fit base/config.json: {info.render()}"
+        return TABLE.text("detail.adapter.baseWeights", detail=info.render())
     return None
 
 
@@ -52,34 +53,34 @@ def _targeted(targets: Any, modules: Mapping[str, tuple[int, int]]) -> list[str]
         try:
             pattern = re.compile(targets)
         except re.error as exc:
-            return f"target_modules {targets!r} is not a valid regular expression ({exc})"
+            return TABLE.text("detail.adapter.targetsPattern", targets=repr(targets), problem=exc)
         return [name for name in modules if pattern.fullmatch(name)]
     if isinstance(targets, list) and all(isinstance(t, str) for t in targets):
         return [name for name in modules if any(name == t or name.endswith("." + t) for t in targets)]
-    return f"target_modules is {targets!r}, not a list of module names or a regular expression"
+    return TABLE.text("detail.adapter.targetsType", targets=repr(targets))
 
 
 def _config_problem(config: Mapping[str, Any]) -> str | None:
     if config.get("peft_type") != "LORA":
-        return f"peft_type {config.get('peft_type')!r} is not LORA (the kit checks LoRA adapters only: undecided)"
+        return TABLE.text("detail.adapter.peftType", value=repr(config.get("peft_type")))
     if config.get("task_type") != "SEQ_CLS":
-        return f"task_type {config.get('task_type')!r} is not SEQ_CLS (undecided)"
+        return TABLE.text("detail.adapter.taskType", value=repr(config.get("task_type")))
     rank = config.get("r")
     if not isinstance(rank, int) or isinstance(rank, bool) or rank <= 0:
-        return f"r is {rank!r}, not a positive integer"
+        return TABLE.text("detail.adapter.rank", value=repr(rank))
     if config.get("bias", "none") not in BIASES:
-        return f"bias is {config.get('bias')!r}, not one of {', '.join(BIASES)}"
+        return TABLE.text("detail.adapter.bias", value=repr(config.get("bias")), known=", ".join(BIASES))
     saved = config.get("modules_to_save")
     if saved is not None and not (isinstance(saved, list) and all(isinstance(m, str) for m in saved)):
-        return f"modules_to_save is {saved!r}, not null or a list of module names"
+        return TABLE.text("detail.adapter.modulesToSave", value=repr(saved))
     for key in ("rank_pattern", "alpha_pattern"):
         if config.get(key) not in (None, {}):
-            return f"{key} is set (undecided: the kit does not apply per-module ranks)"
+            return TABLE.text("detail.adapter.patterns", key=key)
     for key in ("use_dora", "layer_replication", "layers_to_transform", "exclude_modules", "target_parameters"):
         if config.get(key) not in (None, False, [], {}):
-            return f"{key} is {config.get(key)!r} (undecided: the kit checks plain LoRA only)"
+            return TABLE.text("detail.adapter.variant", key=key, value=repr(config.get(key)))
     if not isinstance(config.get("lora_alpha"), int | float) or isinstance(config.get("lora_alpha"), bool):
-        return f"lora_alpha is {config.get('lora_alpha')!r}, not a number"
+        return TABLE.text("detail.adapter.alpha", value=repr(config.get("lora_alpha")))
     return None
 
 
@@ -87,7 +88,9 @@ def override_problem(base_config: Mapping[str, Any], model_config: Mapping[str, 
     """The loader sets each ``model_config`` entry on the base's typed config (observed: a string
     ``use_cache`` or a float ``pad_token_id`` fails there)."""
     problem = architecture.type_problem({**base_config, **model_config})
-    return None if problem is None else "pairjudge.json model_config: " + problem.removeprefix("config.json ")
+    if problem is None:
+        return None
+    return TABLE.text("detail.adapter.override", problem=problem.removeprefix("config.json "))
 
 
 def lora_problem(
@@ -96,16 +99,16 @@ def lora_problem(
     """Why PEFT would not load the adapter ``tensors`` with ``config`` onto the base, or None."""
     problem = _config_problem(config)
     if problem is not None:
-        return f"adapter_config.json {problem}"
+        return TABLE.text("detail.adapter.config", problem=problem)
     sizes = architecture.gpt2_sizes(base_config)
     if isinstance(sizes, str):
         return "base/" + sizes
     modules = _modules(sizes)
     targeted = _targeted(config.get("target_modules"), modules)
     if isinstance(targeted, str):
-        return f"adapter_config.json {targeted}"
+        return TABLE.text("detail.adapter.config", problem=targeted)
     if not targeted:
-        return f"adapter_config.json target_modules {config.get('target_modules')!r} names no module of the base model"
+        return TABLE.text("detail.adapter.noTarget", targets=repr(config.get("target_modules")))
     rank = config["r"]
     for name, shape in tensors.items():
         if architecture.is_head(name):
@@ -118,7 +121,8 @@ def lora_problem(
             expected = {f"{PEFT_PREFIX}{module}.lora_A.weight": (rank, in_features),
                         f"{PEFT_PREFIX}{module}.lora_B.weight": (out_features, rank)}
             if name in expected and tuple(shape) != expected[name]:
-                return f"adapter tensor {name} has shape {list(shape)}, not {list(expected[name])} (r={rank})"
+                return TABLE.text("detail.adapter.loraShape", name=name, shape=list(shape),
+                                  expected=list(expected[name]), rank=rank)
     return None
 
 
@@ -126,10 +130,8 @@ def _head_problem(name: str, shape: tuple[int, ...], embd: int) -> str | None:
     if name == f"{PEFT_PREFIX}{HEAD_MODULE}.modules_to_save.default.weight":
         return None  # PEFT maps the saved head name onto this one; a tensor saved under it is not used
     if name != f"{PEFT_PREFIX}{HEAD_MODULE}.weight":
-        return (
-            f"adapter head tensor {name!r} is not the base model's {HEAD_MODULE} head as PEFT saves it "
-            "(undecided: PEFT ignores some such names and fails on others, observed)"
-        )
+        return TABLE.text("detail.adapter.headName", name=repr(name), module=HEAD_MODULE)
     if tuple(shape) != (architecture.CLASSES, embd):
-        return f"adapter head tensor {name} has shape {list(shape)}, not [{architecture.CLASSES}, {embd}]"
+        return TABLE.text("detail.adapter.headShape", name=name, shape=list(shape), classes=architecture.CLASSES,
+                          width=embd)
     return None

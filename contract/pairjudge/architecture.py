@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
+
 CLASSES = 3
 HEAD_SEGMENTS = frozenset({"score", "classifier", "classification_head"})
 
@@ -77,13 +79,13 @@ def type_problem(config: Mapping[str, Any]) -> str | None:
     for key, types in GPT2_FIELD_TYPES.items():
         value = config.get(key)
         if key in config and (not isinstance(value, types) or (isinstance(value, bool) and bool not in types)):
-            return f"config.json {key} is {config[key]!r}, which GPT2Config's field type does not allow"
+            return TABLE.text("detail.config.fieldType", key=key, value=repr(config[key]))
     if config.get("problem_type") not in PROBLEM_TYPES:
-        return f"config.json problem_type is {config.get('problem_type')!r}, not one Transformers allows"
+        return TABLE.text("detail.config.problemType", value=repr(config.get("problem_type")))
     for key in _DROPOUTS:
         value = config.get(key, 0.1)
         if value < 0 or value > 1:  # as torch tests it (NaN passes)
-            return f"config.json {key} is {value!r}: a dropout probability has to be between 0 and 1"
+            return TABLE.text("detail.config.dropout", key=key, value=repr(value))
     return None
 
 
@@ -97,17 +99,17 @@ def id2label(config: Mapping[str, Any]) -> dict[int, Any] | str:
     raw = config.get("id2label")
     count = config.get("num_labels")
     if count is not None and (not _int(count) or not 0 <= count <= MAX_CLASSES):
-        return f"config.json num_labels is {count!r}, not a class count"
+        return TABLE.text("detail.config.numLabels", value=repr(count))
     if raw is None:
         return {i: f"LABEL_{i}" for i in range(2 if count is None else count)}
     if not isinstance(raw, dict):
-        return "config.json id2label is not an object"
+        return TABLE.text("detail.config.id2labelType")
     out: dict[int, Any] = {}
     for key, value in raw.items():
         try:
             out[int(key)] = value
         except ValueError:
-            return f"config.json id2label has the key {key!r}, which is not an integer"
+            return TABLE.text("detail.config.id2labelKey", key=repr(key))
     if count is not None and count != len(out):
         return {i: f"LABEL_{i}" for i in range(count)}
     return out
@@ -127,21 +129,21 @@ def gpt2_sizes(config: Mapping[str, Any]) -> dict[str, Any] | str:
     # only has to divide n_embd (observed: the reference loads n_head -2 for n_embd 16)
     for key in ("vocab_size", "n_positions", "n_embd"):
         if not _int(sizes[key]) or sizes[key] < 0:
-            return f"config.json {key} is {sizes[key]!r}, not a non-negative integer"
+            return TABLE.text("detail.config.size", key=key, value=repr(sizes[key]))
     for key in ("n_layer", "n_head"):
         if not _int(sizes[key]):
-            return f"config.json {key} is {sizes[key]!r}, not an integer"
+            return TABLE.text("detail.config.integer", key=key, value=repr(sizes[key]))
     if sizes["n_head"] == 0:
-        return "config.json n_head is 0 (n_embd cannot be divided into zero heads)"
+        return TABLE.text("detail.config.zeroHeads")
     if sizes["n_inner"] is not None and (not _int(sizes["n_inner"]) or sizes["n_inner"] < 0):
-        return f"config.json n_inner is {sizes['n_inner']!r}, not null or a non-negative integer"
+        return TABLE.text("detail.config.inner", value=repr(sizes["n_inner"]))
     sizes["n_layer"] = max(sizes["n_layer"], 0)
     if sizes["n_layer"] > MAX_LAYERS:
-        return f"config.json n_layer is {sizes['n_layer']}, more than the kit checks ({MAX_LAYERS})"
+        return TABLE.text("detail.config.layers", value=sizes["n_layer"], limit=MAX_LAYERS)
     if sizes["n_embd"] % sizes["n_head"]:
-        return f"config.json n_embd {sizes['n_embd']} is not divisible by n_head {sizes['n_head']}"
+        return TABLE.text("detail.config.heads", width=sizes["n_embd"], heads=sizes["n_head"])
     if sizes["activation_function"] not in ACTIVATIONS:
-        return f"config.json activation_function {sizes['activation_function']!r} is not one Transformers knows"
+        return TABLE.text("detail.config.activation", value=repr(sizes["activation_function"]))
     return sizes
 
 
@@ -208,10 +210,8 @@ class LoadingInfo:
         def as_set(names: frozenset[str]) -> str:
             return "{" + ", ".join(repr(n) for n in sorted(names)) + "}" if names else "set()"
 
-        return (
-            f"{{'missing_keys': {as_set(self.missing)}, 'unexpected_keys': {as_set(self.unexpected)}, "
-            f"'mismatched_keys': {as_set(self.mismatched)}, 'error_msgs': []}}"
-        )
+        return TABLE.text("detail.loading.info", missing=as_set(self.missing), unexpected=as_set(self.unexpected),
+                          mismatched=as_set(self.mismatched))
 
 
 def compare(expected: Shapes, found: Mapping[str, tuple[int, ...]], prefix: str) -> LoadingInfo:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from contract.core import strictjson
+from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
 
 # Python's json parses nesting up to its recursion limit (about 1000 levels, less the caller's
 # frames): observed, the reference reads a 713-level pairjudge.json. Beyond MAX_DEPTH whether it
@@ -46,48 +47,41 @@ def load(data: bytes, name: str, max_depth: int = MAX_DEPTH) -> JsonDocument | J
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return JsonProblem(f"{name} is not UTF-8 text (byte {exc.start})")
+        return JsonProblem(TABLE.text("detail.json.notUtf8", name=name, offset=exc.start))
     if text.startswith("\ufeff"):
-        return JsonProblem(f"{name} is not valid JSON: it starts with a byte-order mark")
+        return JsonProblem(TABLE.text("detail.json.byteOrderMark", name=name))
     try:
         strictjson._check_depth(text, max_depth)
     except strictjson.JsonRefusal:
         if max_depth < MAX_DEPTH:
-            return JsonProblem(
-                f"{name} is nested deeper than {max_depth} levels (undecided: Transformers copies it "
-                "recursively and fails with RecursionError at a depth the kit cannot predict)"
-            )
-        return JsonProblem(
-            f"{name} is nested deeper than {max_depth} levels (undecided: whether Python's json parser "
-            "reaches that depth depends on the reference's call stack)"
-        )
+            return JsonProblem(TABLE.text("detail.json.tooDeepSide", name=name, limit=max_depth))
+        return JsonProblem(TABLE.text("detail.json.tooDeep", name=name, limit=max_depth))
     warnings: list[str] = []
 
     def constant(token: str) -> float:
-        warnings.append(f"{name} contains {token}, which is not JSON; the reference reads it as a float")
+        warnings.append(TABLE.text("warning.json.constant", name=name, token=token))
         return float(token)
 
     def number(token: str) -> float:
         value = float(token)
         if value in (float("inf"), float("-inf")):
-            warnings.append(f"{name} contains the number {token}, which only fits a float as infinity")
+            warnings.append(TABLE.text("warning.json.infinity", name=name, token=token))
         return value
 
     def pairs_hook(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
         obj: dict[str, Any] = {}
         for key, value in pairs:
             if key in obj:
-                warnings.append(
-                    f"{name} repeats the key {key!r}; the reference keeps the last value, "
-                    "other readers may keep the first"
-                )
+                warnings.append(TABLE.text("warning.json.duplicateKey", name=name, key=repr(key)))
             obj[key] = value
         return obj
 
     try:
         value = json.loads(text, parse_constant=constant, parse_float=number, object_pairs_hook=pairs_hook)
     except json.JSONDecodeError as exc:
-        return JsonProblem(f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+        return JsonProblem(
+            TABLE.text("detail.json.syntax", name=name, problem=exc.msg, line=exc.lineno, column=exc.colno)
+        )
     except (ValueError, RecursionError) as exc:  # e.g. an integer literal longer than int allows
-        return JsonProblem(f"{name} is not valid JSON: {exc}")
+        return JsonProblem(TABLE.text("detail.json.invalid", name=name, problem=exc))
     return JsonDocument(value, tuple(dict.fromkeys(warnings)))

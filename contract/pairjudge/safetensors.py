@@ -103,21 +103,19 @@ def _describe(value: Any) -> str:
 
 def _tensor(name: str, entry: Any) -> TensorInfo | HeaderRefusal:
     if not isinstance(entry, dict):
-        return HeaderRefusal(f"tensor {name!r} is described by {_describe(entry)}, not an object")
+        return HeaderRefusal(TABLE.text("detail.header.tensorNotObject", name=repr(name), value=_describe(entry)))
     for field in _TENSOR_FIELDS:
         if field not in entry:
-            return HeaderRefusal(f"tensor {name!r} has no {field!r}")
+            return HeaderRefusal(TABLE.text("detail.header.tensorField", name=repr(name), field=repr(field)))
     dtype = entry["dtype"]
     if not isinstance(dtype, str) or dtype not in DTYPE_BITS:
-        return HeaderRefusal(f"tensor {name!r} has unknown dtype {_describe(dtype)}")
+        return HeaderRefusal(TABLE.text("detail.header.dtype", name=repr(name), value=_describe(dtype)))
     shape = entry["shape"]
     if not isinstance(shape, list) or not all(_is_count(dim) for dim in shape):
-        return HeaderRefusal(f"tensor {name!r} has shape {_describe(shape)}, not a list of non-negative integers")
+        return HeaderRefusal(TABLE.text("detail.header.shape", name=repr(name), value=_describe(shape)))
     offsets = entry["data_offsets"]
     if not (isinstance(offsets, list) and len(offsets) == 2 and all(_is_count(o) for o in offsets)):
-        return HeaderRefusal(
-            f"tensor {name!r} has data_offsets {_describe(offsets)}, not two non-negative integers"
-        )
+        return HeaderRefusal(TABLE.text("detail.header.offsets", name=repr(name), value=_describe(offsets)))
     return TensorInfo(name, dtype, tuple(shape), offsets[0], offsets[1])
 
 
@@ -142,21 +140,21 @@ def parse_header(data: bytes, file_size: int | None = None) -> HeaderResult:
     """
     size = len(data) if file_size is None else file_size
     if size < 8 or len(data) < 8:
-        return HeaderRefusal(f"the file has {size} bytes, fewer than the 8-byte header length")
+        return HeaderRefusal(TABLE.text("detail.header.short", size=size))
     (length,) = struct.unpack("<Q", data[:8])
     if length > MAX_HEADER_BYTES:
-        return HeaderRefusal(f"the header length {length} exceeds the {MAX_HEADER_BYTES}-byte limit")
+        return HeaderRefusal(TABLE.text("detail.header.lengthLimit", length=length, limit=MAX_HEADER_BYTES))
     if 8 + length > size or 8 + length > len(data):
-        return HeaderRefusal(f"the header length {length} runs past the end of the {size}-byte file")
+        return HeaderRefusal(TABLE.text("detail.header.lengthPastEnd", length=length, size=size))
     raw = data[8 : 8 + length]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return HeaderRefusal(f"the header is not UTF-8 text (byte {exc.start})")
+        return HeaderRefusal(TABLE.text("detail.header.notUtf8", offset=exc.start))
     try:
         document = strictjson.parse(text, max_bytes=MAX_HEADER_BYTES)
     except strictjson.JsonRefusal as exc:
-        return HeaderRefusal(f"the header is {exc}")
+        return HeaderRefusal(TABLE.text("detail.header.json", problem=exc))
     if not isinstance(document, dict):
         return HeaderRefusal(TABLE.text("detail.file.notObject", name="the header"))
     metadata: dict[str, str] = {}
@@ -165,7 +163,7 @@ def parse_header(data: bytes, file_size: int | None = None) -> HeaderResult:
     for name, entry in document.items():
         if name == "__metadata__":
             if not isinstance(entry, dict) or not all(isinstance(v, str) for v in entry.values()):
-                return HeaderRefusal("__metadata__ must map strings to strings")
+                return HeaderRefusal(TABLE.text("detail.header.metadata"))
             metadata = entry
             continue
         info = _tensor(name, entry)
@@ -173,34 +171,26 @@ def parse_header(data: bytes, file_size: int | None = None) -> HeaderResult:
             return info
         extra = sorted(set(entry) - set(_TENSOR_FIELDS))
         if extra:
-            warnings.append(f"tensor {name!r} has unknown fields {extra}")
+            warnings.append(TABLE.text("warning.header.unknownFields", name=repr(name), fields=extra))
         tensors[name] = info
     cursor = 0
     for info in sorted(tensors.values(), key=lambda t: (t.begin, t.end)):
         if info.begin != cursor or info.end < info.begin:
-            return HeaderRefusal(
-                f"tensor {info.name!r} has data_offsets [{info.begin}, {info.end}] but the previous "
-                f"tensor ends at {cursor}: the offsets leave a gap, overlap or run backwards"
-            )
+            return HeaderRefusal(TABLE.text("detail.header.contiguous", name=repr(info.name), begin=info.begin,
+                                            end=info.end, cursor=cursor))
         expected = _expected_nbytes(info)
         if expected is None:
-            return HeaderRefusal(
-                f"tensor {info.name!r} shape {list(info.shape)} x {info.dtype} does not make a whole "
-                "number of bytes that fits in 64 bits"
-            )
+            return HeaderRefusal(TABLE.text("detail.header.overflow", name=repr(info.name), shape=list(info.shape),
+                                            dtype=info.dtype))
         if expected != info.nbytes:
-            return HeaderRefusal(
-                f"tensor {info.name!r} covers {info.nbytes} bytes but shape {list(info.shape)} "
-                f"x {info.dtype} needs {expected}"
-            )
+            return HeaderRefusal(TABLE.text("detail.header.size", name=repr(info.name), covers=info.nbytes,
+                                            shape=list(info.shape), dtype=info.dtype, expected=expected))
         cursor = info.end
     covered = 8 + length + cursor
     if covered != size:
-        relation = "shorter" if size < covered else "longer"
-        return HeaderRefusal(
-            f"the file is {size} bytes but the header and tensor offsets cover {covered}: "
-            f"the data buffer is {abs(size - covered)} bytes {relation} than the offsets say"
-        )
+        relation = TABLE.text("detail.header.relationShorter" if size < covered else "detail.header.relationLonger")
+        return HeaderRefusal(TABLE.text("detail.header.fileSize", size=size, covered=covered,
+                                        difference=abs(size - covered), relation=relation))
     return Header(tensors, metadata, length, tuple(warnings))
 
 
@@ -215,5 +205,5 @@ def read_header(path: Path) -> HeaderResult:
                 if length <= MAX_HEADER_BYTES and 8 + length <= size:
                     prefix += handle.read(length)
     except OSError as exc:
-        return HeaderRefusal(f"cannot be read ({os_error_reason(exc)})")
+        return HeaderRefusal(TABLE.text("detail.header.unreadable", reason=os_error_reason(exc)))
     return parse_header(prefix, size)

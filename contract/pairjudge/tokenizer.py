@@ -78,7 +78,7 @@ class _Files:
             return None
         try:
             if path.stat().st_size > MAX_TOKENIZER_BYTES:
-                raise _Refusal(f"{name} is larger than {MAX_TOKENIZER_BYTES} bytes")
+                raise _Refusal(TABLE.text("detail.tokenizer.tooLarge", name=name, limit=MAX_TOKENIZER_BYTES))
             data = path.read_bytes()
         except OSError as exc:
             raise _Refusal(TABLE.text("detail.file.unreadable", name=name, reason=os_error_reason(exc))) from None
@@ -105,13 +105,10 @@ def _token_string(value: Any, where: str, objects: bool) -> str | None:
     if isinstance(value, str):
         return value
     if isinstance(value, dict) and not objects and value.get("__type") != "AddedToken":
-        raise _Refusal(
-            f"{where} is an object without \"__type\": \"AddedToken\"; the reference's tokenizer loading "
-            "fails on it (TypeError)"
-        )
+        raise _Refusal(TABLE.text("detail.tokenizer.tokenObject", where=where))
     if isinstance(value, dict) and isinstance(value.get("content"), str):
         return str(value["content"])
-    raise _Refusal(f"{where} is neither a token string nor an object with a string 'content'")
+    raise _Refusal(TABLE.text("detail.tokenizer.tokenType", where=where))
 
 
 def _special_token(files: _Files, role: str) -> str | None:
@@ -198,33 +195,25 @@ def _side(files: _Files, key: str, padding_key: str | None) -> Any:
     else:
         value = DEFAULT_SIDE
     if value not in SIDES:
-        raise _Refusal(f"{CONFIG_FILE} {key} is {value!r}; the reference's tokenizer accepts only 'left' or 'right'")
+        raise _Refusal(TABLE.text("detail.tokenizer.side", file=CONFIG_FILE, key=key, value=repr(value)))
     return value
 
 
 def _tokenizer_class(files: _Files) -> None:
     extra = files.field(CONFIG_FILE, "extra_special_tokens")
     if extra is not None and not isinstance(extra, list | dict):
-        raise _Refusal(
-            f"{CONFIG_FILE} extra_special_tokens is {extra!r}; the reference needs a list of tokens or an "
-            "object of named tokens (TypeError)"
-        )
+        raise _Refusal(TABLE.text("detail.tokenizer.extraTokens", file=CONFIG_FILE, value=repr(extra)))
     document = files.get(CONFIG_FILE)
     name = None if document is None else document.get("tokenizer_class")
     if not isinstance(name, str) or name not in LOADABLE_CLASSES:
-        raise _Refusal(
-            f"{CONFIG_FILE} tokenizer_class is {name!r} (undecided: the kit knows the reference loads "
-            f"{' and '.join(sorted(LOADABLE_CLASSES))}; GPT2Tokenizer was observed to bring its own default "
-            "special tokens, an unknown name to fall back to the tokenizers backend)"
-        )
+        raise _Refusal(TABLE.text("detail.tokenizer.class", file=CONFIG_FILE, value=repr(name),
+                                  known=" and ".join(sorted(LOADABLE_CLASSES))))
 
 
 def _tokenizer_document(files: _Files) -> dict[str, Any]:
     document = files.get(TOKENIZER_FILE)
     if document is None:
-        raise _Refusal(
-            f"no {TOKENIZER_FILE}: the reference's tokenizer (the tokenizers backend) is built from it"
-        )
+        raise _Refusal(TABLE.text("detail.tokenizer.noFile", file=TOKENIZER_FILE))
     problem = tokenizerjson.tokenizer_json_problem(document)
     if problem is not None:
         raise _Refusal(problem)
@@ -243,13 +232,13 @@ def read_tokenizer(directory: Path) -> Tokenizer | TokenizerProblem:
             attributes[f"{role}_token"] = token
             token_id = None if token is None else _token_id(files, token)
             if token is not None and token_id is None:
-                raise _Refusal(f"the tokenizer files name the {role} token {token!r} but give no id for it")
+                raise _Refusal(TABLE.text("detail.tokenizer.noId", role=role, token=repr(token)))
             attributes[f"{role}_token_id"] = token_id
         attributes["padding_side"] = _side(files, "padding_side", "direction")
         attributes["truncation_side"] = _side(files, "truncation_side", None)
         max_length = files.field(CONFIG_FILE, "model_max_length")
         if max_length is not None and not isinstance(max_length, int | float):
-            raise _Refusal(f"{CONFIG_FILE} model_max_length is {max_length!r}; the reference compares it as a number")
+            raise _Refusal(TABLE.text("detail.tokenizer.maxLength", file=CONFIG_FILE, value=repr(max_length)))
         attributes["model_max_length"] = DEFAULT_MODEL_MAX_LENGTH if max_length is None else max_length
         attributes["vocab_size"] = _vocab_size(document)
         attributes["is_fast"] = True

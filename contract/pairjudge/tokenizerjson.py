@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
+
 TOP_LEVEL = frozenset(
     {
         "version",
@@ -137,21 +139,19 @@ def _component_problem(key: str, value: Any, depth: int = 0) -> str | None:
     if value is None and depth == 0:
         return None
     if not isinstance(value, dict):
-        return f"tokenizer.json {key} is not an object or null"
+        return TABLE.text("detail.tokenizerJson.componentType", key=key)
     kind = value.get("type")
     known = COMPONENTS[key]
     if not isinstance(kind, str) or kind not in known:
-        return f"tokenizer.json {key} has the type {kind!r}, which the kit does not know (undecided)"
+        return TABLE.text("detail.tokenizerJson.componentKind", key=key, kind=repr(kind))
     fields = set(value) - {"type"}
     if fields != known[kind]:
-        return (
-            f"tokenizer.json {key} {kind} has the fields {sorted(fields)}, not the {sorted(known[kind])} the "
-            "tokenizers library writes (undecided: a missing field fails it, observed)"
-        )
+        return TABLE.text("detail.tokenizerJson.componentFields", key=key, kind=kind, fields=sorted(fields),
+                          known=sorted(known[kind]))
     if kind == "Sequence":
         items = value[_SEQUENCE_FIELD[key]]
         if not isinstance(items, list) or depth >= MAX_COMPONENT_DEPTH:
-            return f"tokenizer.json {key} Sequence does not hold a list of {key}s"
+            return TABLE.text("detail.tokenizerJson.sequence", key=key)
         for item in items:
             problem = _component_problem(key, item, depth + 1)
             if problem is not None:
@@ -161,23 +161,23 @@ def _component_problem(key: str, value: Any, depth: int = 0) -> str | None:
 
 def _model_problem(model: Any) -> str | None:
     if not isinstance(model, dict):
-        return "tokenizer.json has no model object"
+        return TABLE.text("detail.tokenizerJson.noModel")
     kind = model.get("type")
     if not isinstance(kind, str) or kind not in MODEL_FIELDS:
-        return f"tokenizer.json model type {kind!r} is not one the kit knows (undecided)"
+        return TABLE.text("detail.tokenizerJson.modelType", kind=repr(kind))
     required, allowed = MODEL_FIELDS[kind]
     missing = sorted(required - set(model))
     if missing:
-        return f"tokenizer.json {kind} model lacks {', '.join(missing)}"
+        return TABLE.text("detail.tokenizerJson.modelLacks", kind=kind, missing=", ".join(missing))
     unknown = sorted(set(model) - allowed)
     if unknown:
-        return f"tokenizer.json {kind} model has the unknown field {unknown[0]!r}"
+        return TABLE.text("detail.tokenizerJson.modelField", kind=kind, field=repr(unknown[0]))
     vocab = model["vocab"]
     dict_vocab = kind in ("WordLevel", "BPE", "WordPiece")
     if dict_vocab and (not isinstance(vocab, dict) or not all(_is_id(v) for v in vocab.values())):
-        return f"tokenizer.json {kind} model vocab is not an object of token ids"
+        return TABLE.text("detail.tokenizerJson.vocab", kind=kind)
     if kind == "WordLevel" and not isinstance(model["unk_token"], str):
-        return "tokenizer.json WordLevel model unk_token is not a string"
+        return TABLE.text("detail.tokenizerJson.unkToken")
     return None
 
 
@@ -188,22 +188,22 @@ def _is_id(value: Any) -> bool:
 def tokenizer_json_problem(document: dict[str, Any]) -> str | None:
     """Why the tokenizers library would not build a tokenizer from ``document``, or None."""
     if _non_finite(document):
-        return "tokenizer.json holds NaN or Infinity, which the tokenizers library's JSON reader refuses"
+        return TABLE.text("detail.tokenizerJson.nonFinite")
     if _lone_surrogate(document):
-        return "tokenizer.json holds a lone surrogate escape, which the tokenizers library's JSON reader refuses"
+        return TABLE.text("detail.tokenizerJson.surrogate")
     unknown = sorted(set(document) - TOP_LEVEL)
     if unknown:
-        return f"tokenizer.json has the unknown top-level key {unknown[0]!r}"
+        return TABLE.text("detail.tokenizerJson.topLevel", key=repr(unknown[0]))
     missing = sorted(TOP_LEVEL - set(document))
     if missing:
-        return f"tokenizer.json lacks {', '.join(missing)}"
+        return TABLE.text("detail.tokenizerJson.lacks", missing=", ".join(missing))
     if document["version"] != VERSION:
-        return f"tokenizer.json version is {document['version']!r}, not {VERSION!r}"
+        return TABLE.text("detail.tokenizerJson.version", value=repr(document["version"]), expected=repr(VERSION))
     added = document["added_tokens"]
     if not isinstance(added, list) or not all(
         isinstance(t, dict) and isinstance(t.get("content"), str) and _is_id(t.get("id")) for t in added
     ):
-        return "tokenizer.json added_tokens is not a list of tokens with content and id"
+        return TABLE.text("detail.tokenizerJson.addedTokens")
     for key in COMPONENTS:
         problem = _component_problem(key, document[key])
         if problem is not None:
@@ -213,12 +213,9 @@ def tokenizer_json_problem(document: dict[str, Any]) -> str | None:
         if value is None:
             continue
         if not isinstance(value, dict):
-            return f"tokenizer.json {key} is not an object or null"
+            return TABLE.text("detail.tokenizerJson.componentType", key=key)
         if set(value) != fields:
-            return (
-                f"tokenizer.json {key} has the fields {sorted(value)}, not the {len(fields)} the tokenizers "
-                "library writes (undecided)"
-            )
+            return TABLE.text("detail.tokenizerJson.parameterFields", key=key, fields=sorted(value), count=len(fields))
     return _model_problem(document["model"])
 
 
@@ -243,7 +240,7 @@ def token_count(document: dict[str, Any], text: str) -> Count | str:
     """Tokens ``text`` encodes to (no special tokens) under the valid ``document``, or why it cannot
     be encoded (the reference fails)."""
     if any("\ud800" <= ch <= "\udfff" for ch in text):
-        return "it holds a lone surrogate, which the tokenizers library cannot encode"
+        return TABLE.text("detail.encode.surrogate")
     model = document["model"]
     split = _segments(text, document["added_tokens"])
     bound = Count(0, 2 * len(text.encode("utf-8")) + 2)
@@ -257,5 +254,5 @@ def token_count(document: dict[str, Any], text: str) -> Count | str:
     words = [w for piece in pieces for w in (_WHITESPACE.findall(piece) if pre_type == "Whitespace" else piece.split())]
     vocab, unk = model["vocab"], model["unk_token"]
     if any(w not in vocab for w in words) and unk not in vocab:
-        return f"it has a word outside the vocabulary and the WordLevel unk token {unk!r} is not in the vocabulary"
+        return TABLE.text("detail.encode.unknownWord", unk=repr(unk))
     return Count(added_count + len(words), added_count + len(words))

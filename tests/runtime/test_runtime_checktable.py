@@ -275,3 +275,32 @@ def test_every_refused_corpus_case_names_a_code_and_the_kit_gives_it() -> None:
 @pytest.mark.slow
 def test_the_long_corpus_cases_get_their_codes_too() -> None:
     assert _assert_codes(long=True) > 0
+
+
+@pytest.mark.parametrize(("table", "code", "fields", "message"), [
+    # Expected texts quoted from spec/pairjudge.md (§3, §4, §5, §7) and spec/contract.md §5 (kcp13.predict).
+    (PAIRJUDGE_TABLE, "packer.prompt_prefix.placeholder", {},
+     "prompt_prefix must contain exactly one {text} placeholder"),
+    (PAIRJUDGE_TABLE, "packer.ratios.sum", {"total": "1.5"}, "ratios must sum to <= 1.0 and be > 0.0, got 1.5"),
+    (PAIRJUDGE_TABLE, "files.digest", {"key": "config.json"}, "artifact file hash mismatch: config.json"),
+    (PAIRJUDGE_TABLE, "detail.overhead.cannotFit", {"maxLength": 8, "tokens": 12},
+     "max_length=8 cannot even fit the fixed overhead (special tokens + final instruction = 12 tokens)"),
+    (PAIRJUDGE_TABLE, "weights.complete",
+     {"detail": "{'missing_keys': {'score.weight'}, 'unexpected_keys': set()}"},
+     "incomplete trained weights: {'missing_keys': {'score.weight'}, 'unexpected_keys': set()}"),
+    (PAIRJUDGE_TABLE, "detail.template.unknownPlaceholder", {"name": "other"}, "unknown placeholder {other}"),
+    (PAIRJUDGE_TABLE, "arguments.legacy", {}, "legacy loading requires explicit packer_config and label_order"),
+    (CONTRACT_TABLE, "scoring.features.shape", {"width": 13, "shape": [2, 12]}, "features must be [n,13], got [2, 12]"),
+])
+def test_a_text_of_either_table_renders_the_specified_message(table: Table, code: str, fields: dict[str, object],
+                                                             message: str) -> None:
+    assert table.text(code, **fields) == message
+
+
+def test_a_table_binds_every_check_to_a_test_and_every_test_to_a_check() -> None:
+    tests = {entry.code: (lambda _: None) for entry in PAIRJUDGE_TABLE.family("override")}
+    assert [c.code for c in PAIRJUDGE_TABLE.checks("override", tests, {})] == list(tests)  # type: ignore[union-attr]
+    with pytest.raises(KeyError, match=r"no test for the check 'override\.packer'"):
+        PAIRJUDGE_TABLE.checks("override", {"override.label_order": lambda _: None}, {})
+    with pytest.raises(KeyError, match=r"has no check 'override\.other'"):
+        PAIRJUDGE_TABLE.checks("override", {**tests, "override.other": lambda _: None}, {})

@@ -97,7 +97,7 @@ def _packer_config(path: Path) -> tuple[dict[str, Any] | None, str | None]:
         value = strictjson.parse(path.read_bytes())
     except OSError as exc:
         return None, f"cannot read --packer-config {path}: {os_error_reason(exc)}"
-    except strictjson.JsonRefusal as exc:
+    except strictjson.StrictJsonError as exc:
         return None, f"--packer-config {path} is {exc}"
     if not isinstance(value, dict):
         return None, f"--packer-config {path} must hold a JSON object of PackerConfig fields"

@@ -30,7 +30,6 @@ class StrictJsonError(ContractError, ValueError):
         super().__init__(self.refusal.message)
 
 
-JsonRefusal = StrictJsonError  # the former name, kept for callers not yet moved to the new one
 
 
 def _refuse_constant(name: str) -> Any:

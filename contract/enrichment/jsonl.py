@@ -123,7 +123,7 @@ def decode_line(raw: bytes) -> Any:
         return BadRow(f"line longer than {MAX_LINE_BYTES} bytes (not read)")
     try:
         return strictjson.parse(raw)
-    except strictjson.JsonRefusal as exc:
+    except strictjson.StrictJsonError as exc:
         return BadRow(str(exc))
 
 

@@ -176,7 +176,7 @@ class PartStore:
         """Compare the recorded state with this run's; return the recorded run id."""
         try:
             recorded = strictjson.parse((self.dir / STATE_FILE).read_bytes())
-        except (OSError, strictjson.JsonRefusal) as exc:
+        except (OSError, strictjson.StrictJsonError) as exc:
             raise EnrichmentError(f"cannot resume: {self.dir / STATE_FILE} is unreadable ({exc})") from None
         if not isinstance(recorded, dict) or not isinstance(recorded.get(RUN_KEY), str):
             raise EnrichmentError(f"cannot resume: {self.dir / STATE_FILE} was not written by this kit version;"

@@ -69,7 +69,7 @@ def declared_config(data: bytes, order: Sequence[str]) -> bytes | str:
     or why it cannot be rewritten."""
     try:
         config = strictjson.parse(data)
-    except strictjson.JsonRefusal as exc:
+    except strictjson.StrictJsonError as exc:
         return TABLE.text("declare.config.json", config=CONFIG_FILE, problem=exc)
     if not isinstance(config, dict):
         return TABLE.text("declare.config.notObject", config=CONFIG_FILE)

@@ -52,7 +52,7 @@ def load(data: bytes, name: str, max_depth: int = MAX_DEPTH) -> JsonDocument | J
         return JsonProblem(TABLE.text("detail.json.byteOrderMark", name=name))
     try:
         strictjson._check_depth(text, max_depth)
-    except strictjson.JsonRefusal:
+    except strictjson.StrictJsonError:
         if max_depth < MAX_DEPTH:
             return JsonProblem(TABLE.text("detail.json.tooDeepSide", name=name, limit=max_depth))
         return JsonProblem(TABLE.text("detail.json.tooDeep", name=name, limit=max_depth))

@@ -153,7 +153,7 @@ def parse_header(data: bytes, file_size: int | None = None) -> HeaderResult:
         return HeaderRefusal(TABLE.text("detail.header.notUtf8", offset=exc.start))
     try:
         document = strictjson.parse(text, max_bytes=MAX_HEADER_BYTES)
-    except strictjson.JsonRefusal as exc:
+    except strictjson.StrictJsonError as exc:
         return HeaderRefusal(TABLE.text("detail.header.json", problem=exc))
     if not isinstance(document, dict):
         return HeaderRefusal(TABLE.text("detail.file.notObject", name="the header"))

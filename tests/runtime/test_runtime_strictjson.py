@@ -12,11 +12,11 @@ import math
 import pytest
 
 from contract.core import strictjson
-from contract.core.strictjson import JsonRefusal, dumps, parse
+from contract.core.strictjson import StrictJsonError, dumps, parse
 
 
 def refusal(data: bytes | str, **limits: int) -> str:
-    with pytest.raises(JsonRefusal) as caught:
+    with pytest.raises(StrictJsonError) as caught:
         parse(data, **limits)
     return str(caught.value)
 

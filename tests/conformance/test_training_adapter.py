@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import os
 import re
 import sys
@@ -23,7 +24,7 @@ import onnx
 import pytest
 
 from contract.conformance import divergences
-from contract.conformance.corpus import load_cases
+from contract.conformance.corpus import VERDICT_COLUMNS, VERDICTS_FILE, load_cases
 from contract.conformance.report import as_text
 from contract.conformance.runner import LIVE, AdapterFailure, Implementation, Run, resolve, run
 from contract.core.resources import data_root, golden_dir
@@ -117,7 +118,8 @@ def test_no_case_is_an_error_and_every_live_entry_holds(live_run: Run) -> None:
 
 def test_the_recorded_python_outcomes_come_back_through_the_adapter(live_run: Run) -> None:
     recorded = [r for r in live_run.results if r.case.kind == "engine-compatibility" and "training" in r.case.recorded]
-    assert len(recorded) == 62
+    verdicts = json.loads((golden_dir() / VERDICTS_FILE).read_text(encoding="utf-8"))["cases"]
+    assert len(recorded) == sum(1 for row in verdicts if row[VERDICT_COLUMNS["training"]] != "unknown") > 0
     for result in recorded:
         assert result.got["outcome"] == result.case.recorded["training"].fields["outcome"], result.case.id
 
@@ -150,7 +152,7 @@ def test_rich_9_cases_are_asked_of_the_prerank_module(live_run: Run) -> None:
 
 def test_tensor_cases_are_answered_from_the_graph_file(live_run: Run) -> None:
     tensors = [r for r in live_run.results if r.case.kind == "tensor-contract"]
-    assert len(tensors) == 28 and all(r.got["status"] == "ok" for r in tensors)
+    assert tensors and all(r.got["status"] == "ok" for r in tensors)
     assert _got(live_run, "tensor-contract/input-dtype")["message"] == "input 'input' must have FLOAT dtype"
 
 

@@ -15,9 +15,9 @@ GOLDENS = golden_vectors()
 
 
 def test_corpus_is_complete() -> None:
-    assert len(GOLDENS) == 4 * 27
     for name in GOLDEN_FILES:
         data = load_json(name)
+        assert len(data["probes"]) >= 27, name  # the engine's 27 probes, at least
         assert list(registry.get(data["schema"]).columns) == data["columns"]
 
 

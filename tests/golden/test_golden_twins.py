@@ -94,7 +94,7 @@ def test_the_oracle_is_an_involution_on_every_probe() -> None:
 def test_every_twin_is_the_engines_color_flip_serialized() -> None:
     probes = _probes()
     twins = [probe for probe in probes.values() if probe["id"].endswith("-twin")]
-    assert len(twins) == 57
+    assert twins  # test_golden_probes checks that every original has its twin
     for twin in twins:
         assert twin["fen"] == color_flip(probes[twin["twinOf"]]["fen"]), twin["id"]
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import share
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pairjudge_support import copy_bundle
@@ -46,14 +47,14 @@ def _verify_both_layers(bundle: Path) -> None:
         _check(verify_bundle(bundle, layer=layer))
 
 
-@settings(max_examples=250, deadline=None)
+@settings(share(2.5))
 @given(document=_json)
 def test_pairjudge_arbitrary_json_manifest_never_raises(bundle: Path, document: Any) -> None:
     (bundle / "pairjudge.json").write_text(json.dumps(document))
     _verify_both_layers(bundle)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(share(1.5))
 @given(data=st.binary(max_size=200))
 def test_pairjudge_arbitrary_bytes_manifest_never_raise(bundle: Path, data: bytes) -> None:
     (bundle / "pairjudge.json").write_bytes(data)
@@ -96,7 +97,7 @@ def _rehash(bundle: Path, manifest: dict[str, Any]) -> None:
                 files[key] = hashlib.sha256(target.read_bytes()).hexdigest()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(share(3))
 @given(
     target=st.sampled_from(["pairjudge.json", "config.json", "tokenizer_config.json", "tokenizer.json"]),
     choice=st.integers(min_value=0),

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import share
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pairjudge_support import BUNDLES, RECORDED, apply_ops, copy_bundle
@@ -142,13 +143,13 @@ def test_pairjudge_sub_byte_dtype_must_fill_whole_bytes() -> None:
 # -- never raises -------------------------------------------------------------------------------
 
 
-@settings(max_examples=400, deadline=None)
+@settings(share(4))
 @given(st.binary(max_size=256))
 def test_pairjudge_arbitrary_bytes_never_raise(data: bytes) -> None:
     assert isinstance(parse_header(data), Header | HeaderRefusal)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(share(4))
 @given(st.binary(max_size=256), st.binary(max_size=64))
 def test_pairjudge_arbitrary_header_bytes_never_raise(header: bytes, buffer: bytes) -> None:
     assert isinstance(parse_header(_join(header, buffer)), Header | HeaderRefusal)
@@ -169,7 +170,7 @@ _tensor = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(share(3), suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.dictionaries(st.text(max_size=6) | st.just("__metadata__"), _tensor | _json, max_size=5),
     st.integers(min_value=0, max_value=300),

@@ -110,7 +110,7 @@ def test_schema_and_loader_agree_on_mutated_reference_manifests(base: dict[str, 
 
 
 def test_the_reference_manifests_are_accepted_by_both() -> None:
-    assert len(BASES) == 6
+    assert len(BASES) >= 6  # the six synthetic manifests of golden/fixtures, and any added since
     for base in BASES:
         assert schema_accepts(base) and loader_accepts_structurally(base)
 

@@ -26,6 +26,7 @@ from typing import Any, Final
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from contract.core import formatversion
 from contract.core.checktable import TableEntry, table_family
 
 ROOT: Final = Path(__file__).resolve().parent.parent
@@ -1052,11 +1053,17 @@ def _dump(value: Any) -> bytes:
     return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8")
 
 
+def _versioned(name: str, corpus: dict[str, Any]) -> dict[str, Any]:
+    """The corpus with the version of its file (docs/versioning.md)."""
+    return {"formatVersion": formatversion.current(name), **corpus}
+
+
 def generate() -> dict[str, bytes]:
     files = {
-        f"{CORPUS_DIR}/engine-compatibility.json": _dump(compatibility_corpus()),
-        f"{CORPUS_DIR}/manifests.json": _dump(manifest_corpus()),
-        f"{CORPUS_DIR}/tensor-contract.json": _dump(tensor_corpus()),
+        f"{CORPUS_DIR}/engine-compatibility.json": _dump(_versioned("conformance-engine-compatibility",
+                                                                    compatibility_corpus())),
+        f"{CORPUS_DIR}/manifests.json": _dump(_versioned("conformance-manifests", manifest_corpus())),
+        f"{CORPUS_DIR}/tensor-contract.json": _dump(_versioned("conformance-tensor-contract", tensor_corpus())),
     }
     files.update(graph_files())
     return files

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from contract.core import formatversion
 from contract.core.registry import feature_schemas
 from contract.core.registry import get as get_schema
 
@@ -47,6 +48,13 @@ def _document(name: str, title: str, description: str, body: dict[str, Any]) -> 
             "description": description, **body}
 
 
+def _format_version(name: str) -> dict[str, Any]:
+    """The ``formatVersion`` property of file ``name``: every version with the kit's major (docs/versioning.md)."""
+    return {"type": "string", "pattern": formatversion.pattern(name),
+            "description": "The version of this file (docs/versioning.md): a reader reads every minor and patch "
+                           "of the major it knows and refuses any other major."}
+
+
 def _vector(width: int) -> dict[str, Any]:
     return {"type": "array", "items": {"type": "number"}, "minItems": width, "maxItems": width}
 
@@ -70,8 +78,8 @@ def probes_schema() -> dict[str, Any]:
     return _document(
         "probes", "dicechess-contract golden probes",
         "golden/probes.json: the probe positions of the golden corpus (generators/probes.py).",
-        {"type": "object", "required": ["description", "probes"], "additionalProperties": False,
-         "properties": {"description": {"type": "string"},
+        {"type": "object", "required": ["formatVersion", "description", "probes"], "additionalProperties": False,
+         "properties": {"formatVersion": _format_version("probes"), "description": {"type": "string"},
                         "probes": {"type": "array", "minItems": 1, "items": probe}}},
     )
 
@@ -102,10 +110,13 @@ def golden_vectors_schema() -> dict[str, Any]:
     return _document(
         "golden-vectors", "dice-chess golden feature vectors",
         "One feature schema's vectors for a list of probes, mover perspective: the engine goldens' format "
-        "(spec/features.md §12), shared by golden/vectors/*.json and the recorded goldens.",
+        "(spec/features.md §12), shared by golden/vectors/*.json and the recorded goldens. The kit's own files "
+        "carry formatVersion; the engine's recordings (its golden tool's format) carry none, and the kit reads "
+        "them as they were recorded.",
         {"type": "object",
          "required": ["schema", "perspective", "engineVersion", "columns", "probes"],
          "properties": {
+             "formatVersion": _format_version("golden-vectors"),
              "schema": {"enum": list(schemas)},
              "perspective": {"const": "side-to-move"},
              "engineVersion": SEMVER,
@@ -187,8 +198,9 @@ def drift_log_schema() -> dict[str, Any]:
         "drift-log", "dicechess-contract accepted vector drift",
         "golden/drift-log.json: every change to an existing probe's vector that "
         "'python -m contract.golden regenerate --accept-drift REASON' accepted, with its reason.",
-        {"type": "object", "required": ["description", "entries"], "additionalProperties": False,
-         "properties": {"description": {"type": "string"}, "entries": {"type": "array", "items": entry}}},
+        {"type": "object", "required": ["formatVersion", "description", "entries"], "additionalProperties": False,
+         "properties": {"formatVersion": _format_version("drift-log"), "description": {"type": "string"},
+                        "entries": {"type": "array", "items": entry}}},
     )
 
 
@@ -213,8 +225,8 @@ def feature_schemas_schema() -> dict[str, Any]:
         "schema/feature-schemas.json: every feature schema a reader accepts, with its width and ordered "
         "column names (the one place they are defined). That width equals the number of columns, and that "
         "builtOn names a registered schema whose columns are this one's prefix, is checked by the kit.",
-        {"type": "object", "required": ["description", "schemas"],
-         "properties": {"description": {"type": "string"},
+        {"type": "object", "required": ["formatVersion", "description", "schemas"],
+         "properties": {"formatVersion": _format_version("feature-schemas"), "description": {"type": "string"},
                         "schemas": {"type": "array", "minItems": 1, "items": entry}}},
     )
 
@@ -231,7 +243,9 @@ def probes_tsv_schema() -> dict[str, Any]:
         "golden/probes.tsv, the probe list in the training golden tool's format (header id, fen, tags, note; "
         "tab-separated; tags space-separated), as contract.core.probetable.read gives it: the header's "
         "columns and one object per line. The line structure itself (UTF-8, LF, a final newline, four fields "
-        "per line) is checked by that reader.",
+        "per line) is checked by that reader. The table carries no version of its own: its one consumer requires "
+        "line 1 to be exactly the header and every other line to be a probe, so a version line would break it; "
+        "it is generated from golden/probes.json, whose formatVersion is its version (docs/versioning.md).",
         {"type": "object", "required": ["columns", "rows"], "additionalProperties": False,
          "properties": {"columns": {"const": ["id", "fen", "tags", "note"]},
                         "rows": {"type": "array", "minItems": 1, "items": row}}},

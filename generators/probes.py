@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from contract.core import probetable
+from contract.core import formatversion, probetable
 from contract.core.corpuslayout import render
 from contract.core.strictjson import parse as parse_json
 from contract.features import parse_fen, twin_fen
@@ -233,5 +233,6 @@ def probes() -> list[dict[str, Any]]:
 
 def generate() -> dict[str, bytes]:
     probe_list = probes()
-    return {OUTPUT: render({"description": DESCRIPTION, "probes": probe_list}),
+    return {OUTPUT: render({"formatVersion": formatversion.current("probes"), "description": DESCRIPTION,
+                            "probes": probe_list}),
             TABLE_OUTPUT: probetable.render(probe_list)}

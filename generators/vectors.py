@@ -20,7 +20,7 @@ from typing import Any
 import chess
 
 from contract import features
-from contract.core import progress
+from contract.core import formatversion, progress
 from contract.core.corpuslayout import render
 from contract.core.registry import feature_schemas
 from generators import probes as probe_source
@@ -81,6 +81,7 @@ def vectors() -> dict[str, dict[str, Any]]:
         progress.step("vectors (probes x 7 schemas)", index, len(probe_list))
     return {
         schema_id: {
+            "formatVersion": formatversion.current("golden-vectors"),
             "schema": schema_id,
             "perspective": "side-to-move",
             "engineVersion": ENGINE_VERSION,

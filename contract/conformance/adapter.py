@@ -3,7 +3,8 @@
 It reads one JSON request per line on stdin and writes one JSON answer per line on stdout, using the
 kit's runtime: :func:`contract.model.compatibility.evaluate`, :func:`contract.model.manifest.read_manifest`,
 :func:`contract.model.tensors.check_graph` and :func:`contract.features.extract_fen`. A request it cannot
-parse, or a runtime that raises, gets an ``error`` answer (the run counts it as a disagreement); the
+parse, or whose ``formatVersion`` names a protocol major it does not speak (docs/versioning.md), or a
+runtime that raises, gets an ``error`` answer (the run counts it as a disagreement); the
 adapter itself never stops before stdin closes. It is also the template for other Python adapters
 (see :mod:`contract.conformance.training_adapter`).
 """
@@ -16,6 +17,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from contract.core import formatversion
 from contract.core.errors import ContractError
 
 Answer = dict[str, Any]
@@ -91,6 +93,9 @@ def answer(line: str, handlers: Mapping[str, Callable[[dict[str, Any]], Answer]]
     if not isinstance(request, dict) or not isinstance(request.get("id"), str):
         return {"id": "?", "status": "error", "message": "request is not an object with a string id"}
     case_id = request["id"]
+    version = formatversion.problem(request, "adapter-protocol")
+    if version is not None:  # a request of a protocol major this adapter does not speak is never guessed at
+        return {"id": case_id, "status": "error", "message": f"request: {version}"}
     handler = table.get(str(request.get("kind")))
     if handler is None:
         return {"id": case_id, "status": "unsupported", "message": f"kind {request.get('kind')!r}"}

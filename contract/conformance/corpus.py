@@ -21,6 +21,8 @@ from typing import Any, Final
 
 from jsonschema import Draft202012Validator
 
+from contract.conformance.protocol import PROTOCOL_VERSION
+from contract.core import formatversion
 from contract.core.errors import CorpusError
 from contract.core.resources import golden_dir, schema_dir
 
@@ -60,7 +62,7 @@ class Case:
     recorded: dict[str, Expected] = field(default_factory=dict)
 
     def request_line(self) -> dict[str, Any]:
-        return {"id": self.id, "kind": self.kind, **self.request}
+        return {"formatVersion": PROTOCOL_VERSION, "id": self.id, "kind": self.kind, **self.request}
 
 
 def _read_json(path: Path) -> Any:
@@ -73,6 +75,12 @@ def _read_json(path: Path) -> Any:
         raise CorpusError(f"{path}: cannot read the corpus: {exc}") from None
 
 
+def _check_version(path: Path, document: Any, name: str) -> None:
+    why = formatversion.problem(document, name)
+    if why is not None:
+        raise CorpusError(f"{path}: {why}")
+
+
 @cache
 def _validator(schema_name: str) -> Draft202012Validator:
     return Draft202012Validator(_read_json(schema_dir() / schema_name))
@@ -82,6 +90,7 @@ def _load(kind: str) -> list[dict[str, Any]]:
     relative, schema_name = _CORPORA[kind]
     path = golden_dir() / relative
     document = _read_json(path)
+    _check_version(path, document, schema_name.removesuffix(".schema.json"))
     error = next(iter(_validator(schema_name).iter_errors(document)), None)
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(top)"
@@ -188,6 +197,8 @@ def feature_cases() -> list[Case]:
     out = []
     for label, path, by_engine in _vector_files():
         document = _read_json(path)
+        if not by_engine:  # the engine's recordings are in its golden tool's format, which has no version
+            _check_version(path, document, "golden-vectors")
         try:
             schema_id = document["schema"]
             probes = document["probes"]

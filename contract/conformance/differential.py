@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from contract.conformance import engine_build
-from contract.conformance.protocol import LiveAdapter
+from contract.conformance.protocol import PROTOCOL_VERSION, LiveAdapter
 from contract.conformance.runner import env_variable
-from contract.core import registry
+from contract.core import formatversion, registry
 from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.resources import data_root, golden_dir
 
@@ -62,7 +62,9 @@ class Tally:
 
 
 def golden_probes() -> list[Probe]:
-    document = json.loads((golden_dir() / "probes.json").read_text(encoding="utf-8"))
+    path = golden_dir() / "probes.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    formatversion.check(str(path), document, "probes")
     return [Probe(f"probe {p['id']}", p["fen"], p["side"]) for p in document["probes"]]
 
 
@@ -138,7 +140,8 @@ def check(command: Sequence[str], items: Iterable[Item], timeout: float) -> Tall
     tally = Tally()
     with LiveAdapter("engine", command, timeout, cwd=data_root()) as adapter:
         for number, item in enumerate(items):
-            answer = adapter.ask({"id": f"differential/{number}/{item.schema.id}", "kind": "features",
+            answer = adapter.ask({"formatVersion": PROTOCOL_VERSION,
+                                  "id": f"differential/{number}/{item.schema.id}", "kind": "features",
                                   "schemaId": item.schema.id, "fen": item.probe.fen, "side": item.probe.side})
             if item.kit is None:  # the kit refuses a text the engine was asked about
                 tally.vectors += 1
@@ -227,7 +230,11 @@ def main(args: argparse.Namespace) -> int:
     if command is None:
         print(f"SKIPPED: no live engine ({source})")
         return EXIT_FAILED if args.require_engine else EXIT_OK
-    probes = ([] if args.no_probes else golden_probes()) + list(random_positions(args.positions, args.seed))
+    try:
+        probes = ([] if args.no_probes else golden_probes()) + list(random_positions(args.positions, args.seed))
+    except formatversion.FormatVersionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     print(f"differential: the kit against {source}: {len(probes)} positions"
           f" ({len(probes) - args.positions} probes, {args.positions} random, seed {args.seed})"
           f" x {len(schemas)} schemas", flush=True)

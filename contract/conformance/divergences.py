@@ -16,6 +16,7 @@ from typing import Final
 
 from jsonschema import Draft202012Validator
 
+from contract.core import formatversion
 from contract.core.errors import ContractError
 from contract.core.resources import golden_dir, schema_dir
 
@@ -50,6 +51,9 @@ def load(path: Path | None = None) -> list[Divergence]:
         raise DivergenceFileError(f"{target}: known-divergences file is missing") from None
     except (OSError, ValueError) as exc:
         raise DivergenceFileError(f"{target}: cannot read: {exc}") from None
+    why = formatversion.problem(document, "conformance-divergences")
+    if why is not None:
+        raise DivergenceFileError(f"{target}: {why}")
     schema = json.loads((schema_dir() / SCHEMA_FILE).read_text(encoding="utf-8"))
     error = next(iter(Draft202012Validator(schema).iter_errors(document)), None)
     if error is not None:

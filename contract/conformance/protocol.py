@@ -27,9 +27,12 @@ from typing import IO, Any, Final
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
+from contract.core import formatversion
 from contract.core.resources import schema_dir
 
 PROTOCOL_SCHEMA: Final = "adapter-protocol.schema.json"
+# The protocol version every request carries; an adapter refuses a major it does not speak (docs/versioning.md).
+PROTOCOL_VERSION: Final = formatversion.current("adapter-protocol")
 STDERR_LINES: Final = 6  # the last lines of a dead adapter's stderr shown
 STDERR_LINE_WIDTH: Final = 200
 

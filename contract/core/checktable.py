@@ -32,6 +32,7 @@ from dataclasses import field as attribute
 from functools import cache
 from typing import Any, Final, Generic, TypeVar
 
+from contract.core import formatversion
 from contract.core.resources import schema_dir
 
 S = TypeVar("S")
@@ -204,6 +205,7 @@ def _entry(raw: Mapping[str, Any]) -> TableEntry:
 @cache
 def _document(file: str) -> dict[str, Any]:
     document: dict[str, Any] = json.loads((schema_dir() / file).read_text(encoding="utf-8"))
+    formatversion.check(f"schema/{file}", document, file.removesuffix(".json"))
     return document
 
 

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 
+from contract.core import formatversion
 from contract.core.resources import schema_dir
 
 REGISTRY_FILE = "feature-schemas.json"
@@ -28,6 +29,7 @@ class FeatureSchema:
 @cache
 def feature_schemas() -> dict[str, FeatureSchema]:
     raw = json.loads((schema_dir() / REGISTRY_FILE).read_text(encoding="utf-8"))
+    formatversion.check(f"schema/{REGISTRY_FILE}", raw, "feature-schemas")
     schemas: dict[str, FeatureSchema] = {}
     for entry in raw["schemas"]:
         columns = tuple(entry["columns"])

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from contract.core import formatversion
 from contract.core.floattext import float32_text
 from contract.core.strictjson import StrictJsonError, dumps
 from contract.core.strictjson import parse as parse_json
@@ -99,7 +100,7 @@ def _number(value: float) -> float | None:
 
 
 def empty_log() -> dict[str, Any]:
-    return {"description": LOG_DESCRIPTION, "entries": []}
+    return {"formatVersion": formatversion.current("drift-log"), "description": LOG_DESCRIPTION, "entries": []}
 
 
 def read_log(data: bytes | None) -> dict[str, Any]:
@@ -111,6 +112,9 @@ def read_log(data: bytes | None) -> dict[str, Any]:
         raise VectorFileError(f"golden/drift-log.json: {exc}") from None
     if not isinstance(log, dict) or not isinstance(log.get("entries"), list):
         raise VectorFileError("golden/drift-log.json: must be an object with an 'entries' list")
+    why = formatversion.problem(log, "drift-log")
+    if why is not None:
+        raise VectorFileError(f"golden/drift-log.json: {why}")
     return log
 
 

@@ -59,7 +59,7 @@ def recorded_corpora(root: Path) -> tuple[list[VectorFile], list[str]]:
         if not _is_vector_corpus(data):
             continue
         try:
-            corpora.append(read(name, data))
+            corpora.append(read(name, data, versioned=False))
         except VectorFileError as exc:
             problems.append(str(exc))
     return corpora, problems

@@ -5,7 +5,8 @@
 ``manifestVersion``. :data:`TABLE_SCHEMAS` does the same for tab-separated files, read into rows first
 (:mod:`contract.core.probetable`). A file that is not valid JSON (or not a table), or names no known
 manifest version, or breaks its schema is reported with the file, the JSON path and the schema's
-complaint; nothing is skipped silently.
+complaint; a file whose ``formatVersion`` is not one the kit reads (:mod:`contract.core.formatversion`)
+is reported as that, before its schema is applied. Nothing is skipped silently.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from contract.core import probetable
+from contract.core import formatversion, probetable
 from contract.core.strictjson import StrictJsonError
 from contract.core.strictjson import parse as parse_json
 
@@ -77,6 +78,15 @@ def _validator(schema_text: bytes) -> Draft202012Validator:
     return Draft202012Validator(schema)
 
 
+def _version_problem(path: str, doc: Any, name: str) -> str | None:
+    """Why a versioned file's ``formatVersion`` is not one the kit reads (recorded files need none)."""
+    if name not in formatversion.VERSIONS:
+        return None
+    if path.startswith("golden/recorded/") and not (isinstance(doc, dict) and formatversion.FIELD in doc):
+        return None  # another implementation's recording, in its own format
+    return formatversion.problem(doc, name)
+
+
 def validate_files(files: Mapping[str, bytes],
                    load_schema: Callable[[str], bytes | None]) -> tuple[int, list[str]]:
     """How many corpus files in ``files`` were validated, and the problems found (empty when all conform)."""
@@ -103,6 +113,10 @@ def validate_files(files: Mapping[str, bytes],
         if name is None:
             continue
         checked += 1
+        version = _version_problem(path, doc, name)
+        if version is not None:  # said plainly, before the schema's pattern says it less clearly
+            problems.append(f"{path}: {version}")
+            continue
         schema_text = load_schema(schema_path(name))
         if schema_text is None:
             problems.append(f"{path}: its schema {schema_path(name)} does not exist")

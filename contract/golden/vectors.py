@@ -3,7 +3,10 @@
 A vector file is one schema's vectors for a list of probes (spec/features.md §12). :func:`read` parses
 one strictly and refuses (``VectorFileError``, naming the file and the problem) a file that is not
 valid JSON, lacks a field, has a vector of the wrong width, a non-numeric or non-float32-finite value,
-or a duplicated probe id. Values are kept as float32 bit patterns, the unit every comparison uses.
+or a duplicated probe id, or carries a ``formatVersion`` this kit does not read. The kit's own files
+must carry one (``versioned``, the default); the engine's recordings are in its golden tool's format,
+which has none, and are read with ``versioned=False``. Values are kept as float32 bit patterns, the
+unit every comparison uses.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from contract.core import formatversion
 from contract.core.errors import ContractError
 from contract.core.strictjson import StrictJsonError
 from contract.core.strictjson import parse as parse_json
@@ -66,11 +70,15 @@ def float32_value(value: Any, where: str) -> float:
     return single
 
 
-def read(name: str, data: bytes) -> VectorFile:
+def read(name: str, data: bytes, *, versioned: bool = True) -> VectorFile:
     try:
         doc = parse_json(data, max_bytes=64 * 1024 * 1024)
     except StrictJsonError as exc:
         raise VectorFileError(f"{name}: {exc}") from None
+    if versioned or (isinstance(doc, dict) and formatversion.FIELD in doc):
+        why = formatversion.problem(doc, "golden-vectors")
+        if why is not None:
+            raise VectorFileError(f"{name}: {why}")
     schema = _field(doc, "schema", str, name)
     columns = tuple(_field(doc, "columns", list, name))
     if not all(isinstance(c, str) for c in columns):

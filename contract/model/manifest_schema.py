@@ -26,6 +26,7 @@ from typing import Any, Final
 
 from jsonschema import Draft202012Validator
 
+from contract.core import formatversion
 from contract.core.registry import feature_schemas
 from contract.core.resources import schema_dir
 
@@ -125,7 +126,7 @@ def manifest_fields() -> ManifestFields:
     """``schema/manifest-fields.json``, read once."""
     raw: dict[str, Any] = json.loads((schema_dir() / FIELDS_FILE).read_text(encoding="utf-8"))
     return ManifestFields(
-        version=raw["fieldsVersion"],
+        version=formatversion.check(f"schema/{FIELDS_FILE}", raw, "manifest-fields"),
         versions=tuple(sorted(raw["manifestVersions"], key=version_key)),
         lists={name: tuple(values) for name, values in raw["lists"].items()},
         fields=tuple(_field(f) for f in raw["fields"]),

@@ -1,7 +1,8 @@
 "use strict";
 /**
  * The Node implementation's adapter: JSON request lines on stdin, one JSON answer line each on stdout
- * (schema/adapter-protocol.schema.json). It answers engine-compatibility and manifest requests and says
+ * (schema/adapter-protocol.schema.json). A request whose formatVersion names a protocol major this package
+ * does not speak gets an "error" answer naming the version (docs/versioning.md). It answers engine-compatibility and manifest requests and says
  * "unsupported" to tensor-contract and features. A request that cannot be answered (a stale parser, a
  * schema that disagrees with the ordered checks) gets an "error" answer naming why; the adapter keeps
  * serving until stdin closes.
@@ -10,6 +11,7 @@
 const readline = require("readline");
 const { evaluate } = require("./compatibility");
 const { readManifest } = require("./manifest");
+const { formatVersionProblem } = require("./data");
 
 const HANDLERS = {
   "engine-compatibility": (r) => {
@@ -32,6 +34,8 @@ function answer(line) {
   if (request === null || typeof request !== "object" || typeof request.id !== "string") {
     return { id: "?", status: "error", message: "request is not an object with a string id" };
   }
+  const version = formatVersionProblem(request, "adapter-protocol");
+  if (version !== null) return { id: request.id, status: "error", message: `request: ${version}` };
   const handler = HANDLERS[request.kind];
   if (handler === undefined) {
     return { id: request.id, status: "unsupported", message: `the js implementation has no ${request.kind}` };

@@ -6,14 +6,14 @@
  * pointer's {name} by its RFC 6901 reference token.
  */
 
-const fs = require("fs");
-const path = require("path");
+const { readVersioned, schemaDir } = require("./data");
 
-const SCHEMA_DIR = require("./data").schemaDir(); // the checkout's schema/, or the packed data/schema
+const SCHEMA_DIR = schemaDir(); // the checkout's schema/, or the packed data/schema
 // A placeholder {name}, or an escaped brace {{ / }} (a literal { / }).
 const TOKEN = /\{\{|\}\}|\{([A-Za-z]+)\}/g;
 
-const readJson = (name) => JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, name), "utf8"));
+// schema/NAME.json, refused unless its formatVersion is one this package reads (data.js)
+const readJson = (name) => readVersioned(name.replace(/\.json$/, ""), "schema", name);
 
 let table = null;
 let fields = null;

@@ -39,7 +39,48 @@ function readJson(...parts) {
   return JSON.parse(fs.readFileSync(dataPath(...parts), "utf8"));
 }
 
+/**
+ * The major version of each contract file (named by its JSON Schema, schema/NAME.schema.json) and of the
+ * adapter protocol that this package reads. A file says its own version in "formatVersion"
+ * (docs/versioning.md); this package reads every minor and patch of these majors and refuses any other.
+ * This is what this implementation's code understands, stated here: the Python kit states its own in
+ * contract/core/formatversion.py, and tests/conformance/test_conformance_js.py compares the two.
+ */
+const FORMAT_MAJORS = Object.freeze({
+  "feature-schemas": 1,
+  "check-table": 1,
+  "manifest-fields": 1,
+  "conformance-engine-compatibility": 1,
+  "adapter-protocol": 1,
+});
+const SEMVER = /^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$/;
+
+/** Why `document` carries no version of `name` this package reads, or null. */
+function formatVersionProblem(document, name) {
+  const known = FORMAT_MAJORS[name];
+  const found = document !== null && typeof document === "object" && !Array.isArray(document)
+    ? document.formatVersion : undefined;
+  if (found === undefined) return `no formatVersion (this package reads ${name} format ${known}.x)`;
+  if (typeof found !== "string" || !SEMVER.test(found)) {
+    return `formatVersion ${JSON.stringify(found)} is not a MAJOR.MINOR.PATCH version`;
+  }
+  if (Number(SEMVER.exec(found)[1]) !== known) {
+    return `formatVersion ${found} is not one this package reads: it reads ${name} format ${known}.x (docs/versioning.md)`;
+  }
+  return null;
+}
+
+/** A versioned contract file, parsed; an Error naming the file when its formatVersion is not one this package reads. */
+function readVersioned(name, ...parts) {
+  const document = readJson(...parts);
+  const problem = formatVersionProblem(document, name);
+  if (problem !== null) throw new Error(`${parts.join("/")}: ${problem}`);
+  return document;
+}
+
 /** The generated lark-js parser and its stamp ship inside the package, beside src/. */
 const generatedDir = () => path.join(PACKAGE_DIR, "generated");
 
-module.exports = { dataRoot, dataPath, schemaDir, readJson, generatedDir, PACKAGE_DIR };
+module.exports = {
+  dataRoot, dataPath, schemaDir, readJson, readVersioned, formatVersionProblem, FORMAT_MAJORS, generatedDir, PACKAGE_DIR,
+};

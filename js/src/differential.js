@@ -19,7 +19,7 @@ const fs = require("fs");
 const semver = require("semver");
 const { evaluate } = require("./compatibility");
 
-const { dataPath } = require("./data");
+const { dataPath, formatVersionProblem } = require("./data");
 
 const CORPUS = dataPath("golden", "conformance", "engine-compatibility.json"); // a checkout's corpus
 
@@ -30,7 +30,13 @@ const SKIPS = [
 
 function main() {
   const file = process.argv[2] || CORPUS;
-  const cases = JSON.parse(fs.readFileSync(file, "utf8")).cases;
+  const corpus = JSON.parse(fs.readFileSync(file, "utf8"));
+  const version = formatVersionProblem(corpus, "conformance-engine-compatibility");
+  if (version !== null) {
+    console.error(`${file}: ${version}`);
+    process.exit(2);
+  }
+  const cases = corpus.cases;
   const skipped = Object.fromEntries(SKIPS.map(([reason]) => [reason, 0]));
   const failures = [];
   let compared = 0;

@@ -21,7 +21,7 @@ from contract.conformance.corpus import load_cases
 from contract.conformance.divergences import load
 from contract.conformance.report import as_text
 from contract.conformance.runner import LIVE, Implementation, resolve, run
-from contract.core import strictjson
+from contract.core import formatversion, strictjson
 from contract.core.resources import data_root
 
 ROOT = data_root()
@@ -135,3 +135,39 @@ def test_a_parser_generated_from_another_grammar_is_refused(tmp_path: Path) -> N
     impl = Implementation("js-stale", LIVE, ("node", str(tree / "js" / "src" / "adapter.js")))
     results = run([impl], load_cases(["engine-compatibility"])[:2], ["engine-compatibility"], load()).results
     assert all(r.got["status"] == "error" and "tox -e js-parser" in r.got["message"] for r in results)
+
+
+# -- versions (docs/versioning.md) ------------------------------------------------------------------------
+
+def _node(script: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["node", "-e", script], input=stdin, capture_output=True, text=True, cwd=cwd, check=False)
+
+
+def test_js_reads_the_majors_the_kit_writes() -> None:
+    done = _node('process.stdout.write(JSON.stringify(require("./js/src/data").FORMAT_MAJORS))', ROOT)
+    majors = json.loads(done.stdout)
+    assert majors and all(major == formatversion.major(formatversion.current(name)) for name, major in majors.items())
+
+
+def test_js_refuses_a_contract_file_of_another_major(tmp_path: Path) -> None:
+    tree = _copy_js_tree(tmp_path)
+    table = tree / "schema" / "check-table.json"
+    table.write_text(json.dumps({**json.loads(table.read_text(encoding="utf-8")), "formatVersion": "2.0.0"}),
+                     encoding="utf-8")
+    done = _node('require("./js/src/checktable").checkTable()', tree)
+    assert done.returncode != 0
+    assert ("schema/check-table.json: formatVersion 2.0.0 is not one this package reads: it reads check-table "
+            "format 1.x (docs/versioning.md)") in done.stderr
+
+
+def test_the_js_adapter_refuses_a_request_of_another_protocol_major() -> None:
+    request = {"id": "x", "kind": "engine-compatibility", "constraint": ">=0.1.0", "engineVersion": "0.12.0"}
+    lines = "".join(json.dumps({**request, **extra}) + "\n" for extra in
+                    ({"formatVersion": "2.0.0"}, {}, {"formatVersion": "1.3.0"}))
+    done = subprocess.run(["node", str(JS / "src" / "adapter.js")], input=lines, capture_output=True, text=True,
+                          check=True)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert answers[0] == {"id": "x", "status": "error", "message": "request: formatVersion 2.0.0 is not one this "
+                          "package reads: it reads adapter-protocol format 1.x (docs/versioning.md)"}
+    assert answers[1]["status"] == "error" and "no formatVersion" in answers[1]["message"]
+    assert answers[2]["status"] == "ok" and answers[2]["outcome"] == "satisfied"

@@ -12,7 +12,7 @@ from lark import Lark
 from contract.conformance import adapter
 from contract.conformance.corpus import KINDS, load_cases
 from contract.conformance.divergences import load
-from contract.conformance.protocol import response_problem
+from contract.conformance.protocol import PROTOCOL_VERSION, response_problem
 from contract.conformance.report import as_text
 from contract.conformance.runner import LIVE, Implementation, Run, classify, evaluate, resolve, run
 from contract.model import compatibility
@@ -43,10 +43,11 @@ def test_every_kit_answer_follows_the_protocol() -> None:
 def test_the_adapter_never_raises() -> None:
     assert adapter.answer("{not json")["status"] == "error"
     assert adapter.answer("[1]")["status"] == "error"
-    assert adapter.answer(json.dumps({"id": "x", "kind": "telepathy"}))["status"] == "unsupported"
-    missing_field = adapter.answer(json.dumps({"id": "x", "kind": "engine-compatibility"}))
+    version = {"formatVersion": PROTOCOL_VERSION}
+    assert adapter.answer(json.dumps({**version, "id": "x", "kind": "telepathy"}))["status"] == "unsupported"
+    missing_field = adapter.answer(json.dumps({**version, "id": "x", "kind": "engine-compatibility"}))
     assert missing_field["status"] == "error" and "constraint" in missing_field["message"]
-    bad_schema = adapter.answer(json.dumps({"id": "x", "kind": "features", "schemaId": "kcp-99",
+    bad_schema = adapter.answer(json.dumps({**version, "id": "x", "kind": "features", "schemaId": "kcp-99",
                                             "fen": "8/8/8/8/8/8/8/8 w - -", "side": "w"}))
     assert bad_schema["status"] == "error"
 

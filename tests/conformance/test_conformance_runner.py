@@ -4,6 +4,7 @@ and what happens with adapters that misbehave (wrong answers, crashes, garbage, 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -151,12 +152,17 @@ def test_mode_limited_entries_and_unsupported_answers() -> None:
 
 def test_the_divergences_file_is_validated(tmp_path: Path) -> None:
     bad = tmp_path / "d.json"
-    bad.write_text(json.dumps({"description": "x", "divergences": [{"implementation": "kit", "case": "c"}]}))
+    version = {"formatVersion": "1.0.0"}
+    bad.write_text(json.dumps({**version, "description": "x", "divergences": [{"implementation": "kit", "case": "c"}]}))
     with pytest.raises(DivergenceFileError, match="reason"):
         load(bad)
     twice = {"implementation": "kit", "case": "c", "reason": "a reason long enough"}
-    bad.write_text(json.dumps({"description": "x", "divergences": [twice, twice]}))
+    bad.write_text(json.dumps({**version, "description": "x", "divergences": [twice, twice]}))
     with pytest.raises(DivergenceFileError, match="listed twice"):
+        load(bad)
+    bad.write_text(json.dumps({"formatVersion": "2.1.0", "description": "x", "divergences": []}))
+    with pytest.raises(DivergenceFileError, match=re.escape(f"{bad}: formatVersion 2.1.0 is not one this kit reads: "
+                                                           "it reads conformance-divergences format 1.x")):
         load(bad)
     assert load()  # the committed file is valid
 

@@ -18,6 +18,7 @@ import pytest
 
 from contract.cli import conformance as cli
 from contract.conformance import differential, engine_build
+from contract.conformance.protocol import LiveAdapter
 from contract.core import registry
 from contract.core.resources import data_root
 
@@ -199,6 +200,12 @@ def test_java_adapter_speaks_the_protocol_without_the_engine(capsys: pytest.Capt
     assert rows and all(r["unsupported"] == r["cases"] for r in rows)
     assert cli.main(["differential", "--no-probes", "--positions", "2", "--command", command]) == cli.EXIT_FAILED
     assert "14 unsupported by the engine" in capsys.readouterr().out
+    request = {"id": "x", "kind": "features", "schemaId": "kcp-13", "fen": "8/8/8/8/8/8/8/8 w - -", "side": "w"}
+    with LiveAdapter("jvm", built.command, 120) as adapter:  # another protocol major is refused, never guessed at
+        assert adapter.ask({**request, "formatVersion": "2.0.0"}) == {
+            "id": "x", "status": "error", "message": "request: formatVersion 2.0.0 is not one this adapter speaks: "
+            "it speaks adapter-protocol format 1.x (docs/versioning.md)"}
+        assert adapter.ask({**request, "formatVersion": "1.5.0"})["status"] == "unsupported"
 
 
 # -- regenerate --from-engine -----------------------------------------------------------------------------

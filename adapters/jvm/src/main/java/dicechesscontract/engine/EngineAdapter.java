@@ -12,14 +12,21 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The kit's adapter protocol (schema/adapter-protocol.schema.json) answered by the engine's own code: one JSON
  * request per line on stdin, one JSON answer per line on stdout, in order, echoing the id; it exits when stdin
  * closes. A kind the engine on the classpath cannot answer is {@code unsupported}; anything the engine throws
- * is an {@code error} answer, never a crash.
+ * is an {@code error} answer, never a crash. A request whose {@code formatVersion} names a protocol major this
+ * adapter does not speak is an {@code error} answer naming the version (docs/versioning.md).
  */
 public final class EngineAdapter {
+    /** The adapter-protocol major this adapter speaks; it answers every minor and patch of it and no other major. */
+    static final String PROTOCOL_MAJOR = "1";
+    private static final Pattern VERSION = Pattern.compile("(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)");
+
     private final Features features = new Features();
 
     public static void main(String[] args) throws Exception {
@@ -48,6 +55,10 @@ public final class EngineAdapter {
             return reply("?", "error", "message", "request is not JSON: " + e.getMessage()).toString();
         }
         String id = request.get("id").getAsString();
+        String version = protocolProblem(request);
+        if (version != null) {
+            return reply(id, "error", "message", "request: " + version).toString();
+        }
         try {
             return answer(id, request).toString();
         } catch (Scala.Missing e) {
@@ -57,6 +68,24 @@ public final class EngineAdapter {
         } catch (Exception e) {
             return reply(id, "error", "message", e.getClass().getSimpleName() + ": " + e.getMessage()).toString();
         }
+    }
+
+    /** Why the request is not of the protocol major this adapter speaks, or null. */
+    static String protocolProblem(JsonObject request) {
+        JsonElement found = request.get("formatVersion");
+        if (found == null || found.isJsonNull()) {
+            return "no formatVersion (this adapter speaks adapter-protocol format " + PROTOCOL_MAJOR + ".x)";
+        }
+        Matcher version = found.isJsonPrimitive() && found.getAsJsonPrimitive().isString()
+                ? VERSION.matcher(found.getAsString()) : null;
+        if (version == null || !version.matches()) {
+            return "formatVersion " + found + " is not a MAJOR.MINOR.PATCH version";
+        }
+        if (!version.group(1).equals(PROTOCOL_MAJOR)) {
+            return "formatVersion " + found.getAsString() + " is not one this adapter speaks: it speaks adapter-protocol format "
+                    + PROTOCOL_MAJOR + ".x (docs/versioning.md)";
+        }
+        return null;
     }
 
     private JsonObject answer(String id, JsonObject request) throws Exception {

@@ -20,6 +20,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from contract.conformance import adapter
+from contract.conformance.protocol import PROTOCOL_VERSION
 from contract.core import resources
 from contract.core.checktable import (
     CONTRACT_TABLE,
@@ -248,11 +249,12 @@ def _requests(long: bool) -> Iterator[tuple[dict[str, object], dict[str, object]
     """(case, adapter request) of every manifest and engineCompatibility case, the long ones or the others."""
     for case in _corpus("manifests.json"):
         if (len(json.dumps(case)) > LONG) is long:
-            yield case, {"id": case["id"], "kind": "manifest", "manifest": case["manifest"],
+            yield case, {"formatVersion": PROTOCOL_VERSION, "id": case["id"], "kind": "manifest", "manifest": case["manifest"],
                          "engineVersion": case["engineVersion"], "expectedRole": case["expectedRole"]}
     for case in _corpus("engine-compatibility.json"):
         if (len(json.dumps(case)) > LONG) is long:
-            yield case, {"id": case["id"], "kind": "engine-compatibility", "constraint": case["constraint"],
+            yield case, {"formatVersion": PROTOCOL_VERSION, "id": case["id"], "kind": "engine-compatibility",
+                         "constraint": case["constraint"],
                          "engineVersion": case["engineVersion"]}
 
 

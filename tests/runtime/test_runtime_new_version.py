@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from contract.conformance.protocol import PROTOCOL_VERSION
+
 ROOT = Path(__file__).resolve().parents[2]
 NEW_FIELD = "trainingRun"
 
@@ -76,7 +78,8 @@ def _manifest(version: str, **extra: Any) -> str:
 
 
 def _request(case_id: str, manifest: str) -> dict[str, Any]:
-    return {"id": case_id, "kind": "manifest", "manifest": manifest, "engineVersion": "0.12.0", "expectedRole": None}
+    return {"formatVersion": PROTOCOL_VERSION, "id": case_id, "kind": "manifest", "manifest": manifest,
+            "engineVersion": "0.12.0", "expectedRole": None}
 
 
 @pytest.mark.slow

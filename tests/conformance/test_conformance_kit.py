@@ -25,6 +25,7 @@ def _in_process(kinds: list[str]) -> Run:
     return classify(Run([impl], kinds, evaluate(impl, cases, answers), load()))
 
 
+@pytest.mark.slow
 def test_the_kit_adapter_agrees_with_every_case_of_every_kind() -> None:
     outcome = run([resolve("kit")], load_cases(), list(KINDS), load())
     text = as_text(outcome)
@@ -52,6 +53,7 @@ def test_the_adapter_never_raises() -> None:
     assert bad_schema["status"] == "error"
 
 
+@pytest.mark.slow
 def test_a_broken_grammar_fails_the_run_naming_the_cases(monkeypatch: pytest.MonkeyPatch) -> None:
     grammar = (compatibility.grammar_dir() / compatibility.GRAMMAR_FILE).read_text(encoding="utf-8")
     broken = grammar.replace('OP: ">=" | "<=" | ">" | "<" | "="', 'OP: ">=" | ">" | "<" | "="')
@@ -68,6 +70,7 @@ def test_a_broken_grammar_fails_the_run_naming_the_cases(monkeypatch: pytest.Mon
                if r.case.kind == "engine-compatibility")
 
 
+@pytest.mark.slow
 def test_a_component_bound_that_drifts_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compatibility, "INT_MAX", 2**32)
     outcome = _in_process(["engine-compatibility"])
@@ -79,6 +82,7 @@ def _answers_by_id(kinds: list[str]) -> dict[str, dict[str, Any]]:
     return {c.id: adapter.answer(json.dumps(c.request_line())) for c in load_cases(kinds)}
 
 
+@pytest.mark.slow
 def test_the_recorded_engine_test_texts_come_back_verbatim() -> None:
     answers = _answers_by_id(["engine-compatibility", "tensor-contract"])
     assert answers["engine-compatibility/recorded-08"]["message"] == (

@@ -253,6 +253,7 @@ def test_protocol_violations_are_named(tmp_path: Path) -> None:
     assert result.got["status"] == "error" and "does not follow the protocol" in result.got["message"]
 
 
+@pytest.mark.slow
 def test_the_documented_example_adapter_works(tmp_path: Path) -> None:
     doc = (data_root() / "docs" / "conformance.md").read_text(encoding="utf-8")
     block = doc.split("```python\n", 1)[1].split("```", 1)[0]

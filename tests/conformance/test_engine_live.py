@@ -90,6 +90,7 @@ def test_run_falls_back_to_recorded_with_the_reason(monkeypatch: pytest.MonkeyPa
     assert "engine          recorded  engine-compatibility" in out
 
 
+@pytest.mark.slow
 def test_an_adapter_command_wins_over_the_build(monkeypatch: pytest.MonkeyPatch,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DICECHESS_CONFORMANCE_ENGINE", KIT_ADAPTER)
@@ -188,6 +189,7 @@ def test_without_a_live_engine_the_differential_skips(monkeypatch: pytest.Monkey
 
 # -- the Java protocol layer (built without the engine) ---------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAS_JVM, reason="needs java and mvn")
 def test_java_adapter_speaks_the_protocol_without_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
     built = engine_build.build("0.12.0", without_engine=True)
@@ -222,6 +224,7 @@ def test_regenerate_from_engine_refuses_without_a_live_engine(monkeypatch: pytes
                                        " nothing was written.\n")
 
 
+@pytest.mark.slow
 def test_regenerate_from_engine_refuses_a_differing_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     from contract.cli import golden as golden_cli
@@ -261,6 +264,7 @@ def test_bench_uses_live_medians_when_given() -> None:
     assert "engine: live engine X" in format_report(report)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAS_JVM, reason="needs java and mvn")
 def test_engine_timing_without_the_engine_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
     from contract.conformance import engine_bench

@@ -45,6 +45,7 @@ def _npm(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           timeout=600, check=False)
 
 
+@pytest.mark.slow
 def test_the_packed_tarball_installs_and_validates_a_manifest(tmp_path: Path) -> None:
     packed = _npm("pack", "--pack-destination", str(tmp_path), cwd=JS)
     assert packed.returncode == 0, packed.stdout + packed.stderr

@@ -16,6 +16,7 @@ from contract.enrichment import EnrichmentError, Options, enrich_file
 from contract.enrichment.pool import run_bounded
 
 
+@pytest.mark.slow
 def test_sigkill_half_way_then_resume_gives_the_uninterrupted_bytes(tmp_path: Path) -> None:
     rows = corpus_rows(1500)
     rows[1234]["side"] = "black"  # one reject, to show rejects survive the kill too

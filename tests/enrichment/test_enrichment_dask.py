@@ -51,6 +51,7 @@ def write_shards(directory: Path) -> list[Path]:
     return shards
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_writes_the_same_bytes_as_the_cli(tmp_path: Path) -> None:
     example = load_example()
     shards = write_shards(tmp_path / "in")

@@ -285,6 +285,7 @@ def test_progress_eta_counts_only_this_runs_work() -> None:
     assert progress.line(progress._start + 10.0, 200).endswith("700 rows (600 resumed) 10 rows/s ETA 00:30")
 
 
+@pytest.mark.slow
 def test_chunks_are_bounded_in_bytes_as_well_as_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Was: a chunk was always --chunk-size rows, so 2,000 rows of ~1 MB peaked at 6.7 GiB with --jobs 2."""
     wide = "x" * (400 << 10)

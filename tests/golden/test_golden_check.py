@@ -20,6 +20,7 @@ def test_check_passes_on_the_committed_corpus(capsys: pytest.CaptureFixture[str]
     assert "agree bit for bit" in out
 
 
+@pytest.mark.slow
 def test_check_run_as_a_command_from_the_checkout_passes() -> None:
     result = run_golden(ROOT, "check", quiet=False)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -27,6 +28,7 @@ def test_check_run_as_a_command_from_the_checkout_passes() -> None:
     assert "golden check passed" in result.stdout
 
 
+@pytest.mark.slow
 def test_a_hand_edited_vector_fails_check_with_a_cell_table(tmp_path: Path) -> None:
     root = copy_checkout(tmp_path / "repo")
     edit_vector(root, "kcp-13", "rook-king-danger-w", "-13.0, -2000.0", "-12.0, -2000.0")
@@ -39,6 +41,7 @@ def test_a_hand_edited_vector_fails_check_with_a_cell_table(tmp_path: Path) -> N
     assert "golden check FAILED" in out
 
 
+@pytest.mark.slow
 def test_a_changed_extractor_fails_check_against_corpus_and_recordings(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     real = features.extract
@@ -62,6 +65,7 @@ def test_a_changed_extractor_fails_check_against_corpus_and_recordings(
     assert recorded_row.split()[-3:] == ["mobility_diff", "0.0", "1.0"]
 
 
+@pytest.mark.slow
 def test_regenerate_twice_leaves_every_file_byte_identical(tmp_path: Path) -> None:
     root = copy_checkout(tmp_path / "repo")
     before = snapshot(root)
@@ -73,6 +77,7 @@ def test_regenerate_twice_leaves_every_file_byte_identical(tmp_path: Path) -> No
     assert not [p for p in root.rglob("*") if ".tmp-" in p.name]
 
 
+@pytest.mark.slow
 def test_drift_is_refused_with_a_table_unless_accepted_with_a_reason(tmp_path: Path) -> None:
     root = copy_checkout(tmp_path / "repo")
     edit_vector(root, "rich-9-v1", "knight-up-w", "75.0, 1.0", "74.0, 1.0")
@@ -98,6 +103,7 @@ def test_a_blank_drift_reason_is_a_usage_error(tmp_path: Path) -> None:
     assert "--accept-drift needs a non-blank REASON" in result.stderr
 
 
+@pytest.mark.slow
 def test_a_new_probe_needs_no_flag(tmp_path: Path) -> None:
     root = copy_checkout(tmp_path / "repo")
     source = root / "generators" / "probes.py"
@@ -112,6 +118,7 @@ def test_a_new_probe_needs_no_flag(tmp_path: Path) -> None:
     assert run_golden(root, "check").returncode == 0
 
 
+@pytest.mark.slow
 def test_a_stale_generated_file_fails_check(tmp_path: Path) -> None:
     root = copy_checkout(tmp_path / "repo")
     (root / "golden" / "vectors" / "old-schema-v0.json").write_text("{}\n", encoding="utf-8")
@@ -120,6 +127,7 @@ def test_a_stale_generated_file_fails_check(tmp_path: Path) -> None:
     assert "FAIL golden/vectors/old-schema-v0.json: no generator produces this file any more" in result.stdout
 
 
+@pytest.mark.slow
 def test_a_missing_committed_file_fails_check(tmp_path: Path) -> None:
     root = copy_checkout(tmp_path / "repo")
     (root / "golden" / "fixtures" / "synthetic_kcp13_value_test_model.onnx").unlink()

@@ -22,6 +22,7 @@ def _probe_ids() -> list[str]:
     return [p["id"] for p in json.loads((ROOT / "golden" / "probes.json").read_text(encoding="utf-8"))["probes"]]
 
 
+@pytest.mark.slow
 def test_report_draws_every_probe_with_its_board(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1780000000")
@@ -68,6 +69,7 @@ def test_report_header_gives_its_provenance(tmp_path: Path, monkeypatch: pytest.
         assert re.fullmatch(r"[0-9a-f]{40}( with uncommitted changes)?", facts["commit"]), facts["commit"]
 
 
+@pytest.mark.slow
 def test_report_highlights_a_drifted_cell(tmp_path: Path) -> None:
     root = copy_checkout(tmp_path / "repo")
     edit_vector(root, "kcp-13", "rook-king-danger-w", "-13.0, -2000.0", "-12.0, -2000.0")

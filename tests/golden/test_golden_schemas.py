@@ -65,6 +65,7 @@ def test_the_engines_parity_file_validates_against_the_parity_schema() -> None:
     assert list(validator.iter_errors(_load(ENGINE_FIXTURES / "synthetic_kcp13_value_parity.json"))) == []
 
 
+@pytest.mark.slow
 def test_every_corpus_file_validates_with_the_check_jsonschema_cli() -> None:
     tool = check_jsonschema()
     for schema_file, files in _corpus_files().items():

@@ -73,6 +73,7 @@ def test_rejects_keep_id_row_number_and_error(tmp_path: Path) -> None:
     assert ids == [row["id"] for index, row in enumerate(rows) if index not in (3, 17)]
 
 
+@pytest.mark.slow
 def test_two_workers_and_a_resume_write_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     rows = corpus_rows(900)
     rows[444]["fen"] = "garbage"

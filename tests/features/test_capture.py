@@ -88,7 +88,6 @@ def test_fast_equals_reference_on_golden_probes(probe: dict) -> None:
         assert fast == reference
 
 
-@pytest.mark.slow
 @settings(share(0.3), suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(1, 24))
 def test_fast_equals_reference_after_random_play(seed: int, plies: int) -> None:

@@ -97,7 +97,6 @@ def _rehash(bundle: Path, manifest: dict[str, Any]) -> None:
                 files[key] = hashlib.sha256(target.read_bytes()).hexdigest()
 
 
-@pytest.mark.slow
 @settings(share(3))
 @given(
     target=st.sampled_from(["pairjudge.json", "config.json", "tokenizer_config.json", "tokenizer.json"]),

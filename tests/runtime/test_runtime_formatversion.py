@@ -109,7 +109,9 @@ def _schema_copy(tmp_path: Path, file: str, version: str | None) -> Path:
 
 READERS: list[tuple[str, str, Any, Callable[[], object]]] = [
     ("feature-schemas.json", "feature-schemas", registry, registry.feature_schemas.__wrapped__),
-    ("check-table.json", "check-table", checktable, checktable.table_document.__wrapped__),
+    ("check-table.json", "check-table", checktable, lambda: checktable._document.__wrapped__("check-table.json")),
+    ("pairjudge-check-table.json", "pairjudge-check-table", checktable,
+     lambda: checktable._document.__wrapped__("pairjudge-check-table.json")),
     ("manifest-fields.json", "manifest-fields", manifest_schema, manifest_schema.manifest_fields.__wrapped__),
 ]
 

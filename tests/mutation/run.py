@@ -31,7 +31,7 @@ import tempfile
 import time
 import tomllib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -51,11 +51,12 @@ class Group:
     tests: list[str]
     exclude_tests: list[str]
     modules: list[str]
+    deselect: list[str] = field(default_factory=list)
 
 
 def load_groups(path: Path = HERE / "modules.toml") -> dict[str, Group]:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    return {name: Group(name, g["tests"], g.get("exclude_tests", []), g["modules"])
+    return {name: Group(name, g["tests"], g.get("exclude_tests", []), g["modules"], g.get("deselect", []))
             for name, g in data["groups"].items()}
 
 
@@ -85,6 +86,7 @@ def _setup_cfg(group: Group) -> str:
     lines += ["pytest_add_cli_args_test_selection ="] + [f"    {t}" for t in group.tests]
     lines += ["pytest_add_cli_args =", "    -p", "    no:cacheprovider", "    -q", "    -m", "    not source and not slow"]
     lines += [f"    --ignore={t}" for t in group.exclude_tests]
+    lines += [f"    --deselect={t}" for t in group.deselect]
     lines += ["also_copy ="] + [f"    {name}" for name in COPIED if name not in ("contract", "tests")]
     lines += ["use_git_change_detection = false", ""]
     return "\n".join(lines)

@@ -232,3 +232,32 @@ def test_a_document_given_directly_with_a_number_json_cannot_hold_is_refused(num
     doc["calibration"] = None
     doc["provenance"] = {"loss": number}
     assert check_document(doc, "0.12.0").message == "field 'provenance.loss' must be a string, number or boolean"
+
+
+def test_calibration_is_read_with_its_defaults_and_other_keys_ignored() -> None:
+    from contract.model.manifest import Calibration
+
+    full = {"temperature": 2, "brierScore": 0.125, "logLoss": 0.5, "calibratedOn": "holdout-2026", "bins": [1]}
+    read = read_manifest(_variant(CURRENT, calibration=full), "0.12.0").manifest
+    assert read is not None and read.calibration == Calibration(2.0, 0.125, 0.5, "holdout-2026")
+    assert isinstance(read.calibration.temperature, float)  # the double every reader holds
+    read = read_manifest(_variant(CURRENT, calibration={}), "0.12.0").manifest
+    assert read is not None and read.calibration == Calibration(1.0, None, None, None)  # §2.1's defaults
+    read = read_manifest(_variant(CURRENT, calibration={"temperature": None, "logLoss": 0.25}), "0.12.0").manifest
+    assert read is not None and read.calibration == Calibration(1.0, None, 0.25, None)
+    read = read_manifest(_variant(CURRENT, calibration=ABSENT), "0.12.0").manifest
+    assert read is not None and read.calibration is None
+
+
+def test_the_reading_keeps_the_document_every_value_and_the_evaluation_profile() -> None:
+    doc = _base(CURRENT)
+    doc["evaluationProfile"] = "standard-kcp"
+    read = read_manifest(json.dumps(doc), "0.12.0").manifest
+    assert read is not None
+    assert read.raw == doc
+    assert read.evaluation_profile == "standard-kcp"
+    assert read.values["modelId"] == "synthetic-kcp13-value" and read.values["featureCount"] == 13
+    assert read.values["provenance"] == {"generator": "jvm/src/test/resources/generate_model_contract_fixtures.py",
+                                         "purpose": "engine #78 model-contract test fixture", "trained": "false"}
+    absent = read_manifest(_variant(CURRENT, evaluationProfile=ABSENT, provenance=ABSENT), "0.12.0").manifest
+    assert absent is not None and absent.evaluation_profile is None and absent.provenance == {}

@@ -110,6 +110,35 @@ def test_a_directory_the_platform_cannot_open_is_tolerated(tmp_path: Path, monke
         sync_path(tmp_path / "f")  # the same error on a file is real
 
 
+def test_a_temporary_sibling_is_hidden_beside_its_file_with_twelve_hex_digits(tmp_path: Path) -> None:
+    import re
+
+    from contract.core.stagedfile import temporary_sibling
+
+    names = {temporary_sibling(tmp_path / "out.tsv") for _ in range(50)}
+    assert len(names) == 50  # fresh each time
+    assert all(n.parent == tmp_path and re.fullmatch(r"\.out\.tsv\.tmp-[0-9a-f]{12}", n.name) for n in names)
+
+
+def test_a_staged_text_file_is_opened_with_the_callers_arguments(tmp_path: Path) -> None:
+    target = tmp_path / "rows.txt"
+    staged = StagedFile(target, "w", encoding="utf-16-le", newline="\r\n")
+    with staged as handle:
+        handle.write("é\n")
+    staged.publish()
+    assert target.read_bytes() == "é\r\n".encode("utf-16-le")
+
+
+def test_a_write_that_fails_keeps_its_errno_and_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device")))
+    target = tmp_path / "out.json"
+    with pytest.raises(OSError) as caught:
+        write_atomic(target, "{}")
+    assert (caught.value.errno, caught.value.strerror, caught.value.filename) == (
+        errno.ENOSPC, "No space left on device", str(target))
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_another_failure_to_open_a_directory_is_raised(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "open", lambda *args, **kwargs: (_ for _ in ()).throw(OSError(errno.EMFILE, "Too many "
                                                                                           "open files")))

@@ -146,10 +146,6 @@ def mask_weight(mask: int) -> int:
     return total
 
 
-def probability(count: int) -> float:
-    return count / TOTAL_ROLLS
-
-
 # ---------------------------------------------------------------------------------------------
 # Reference: the engine's per-roll search, transcribed (spec §7.2). Used by the tests.
 # ---------------------------------------------------------------------------------------------

@@ -122,3 +122,24 @@ def test_a_pawn_behind_its_start_rank_is_not_out_of_reach(fen: str, defender: bo
     """Found by hypothesis (test_fast_equals_reference_on_arbitrary_boards): the shortcut said 0, the search 1."""
     position = parse_fen(fen)
     assert capture_count(position, defender, QUEEN) == capture_count_reference(position, defender, QUEEN) == 1
+
+
+@pytest.mark.parametrize("fen", [
+    "4k3/8/8/3qP3/8/8/8/4K3 w - d6",       # exd6 e.p. takes the queen standing where the pawn would be
+    "4k3/8/8/3qP3/8/8/8/R3K2R w KQ d6",    # the same with both castlings on the way
+    "4k3/8/8/2PqP3/8/8/8/4K3 w - d6",      # two pawns can take it so
+    "4K3/8/8/8/3pQ3/8/8/4k3 b - e3",       # Black's dxe3 e.p. takes the white queen on e4
+    "8/8/8/3kP3/8/8/8/4K3 w - d6",         # ... or a king
+])
+def test_an_en_passant_capture_that_removes_a_target_is_searched_as_the_reference_does(
+        fen: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Boards the parser accepts with a king or queen behind the e.p. square: only the plain sequence
+    search (``_generic``) handles a first move that removes a target; no probe reaches it."""
+    from contract.features import capture
+
+    searched = []
+    generic = capture._generic
+    monkeypatch.setattr(capture, "_generic", lambda *args: searched.append(1) or generic(*args))
+    for fast, reference in _all_four(parse_fen(fen)):
+        assert fast == reference
+    assert searched

@@ -168,25 +168,37 @@ def stale_listings(group: Group, verdicts: dict[str, str], equivalent: dict[str,
                   and verdicts.get(name, "killed") in KILLED)
 
 
-def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *,
-              profile: str = "quick", rerun: Path | None = None) -> tuple[dict[str, str], float, Path]:
+def _matching(name: str, only: list[str]) -> bool:
+    return not only or any(fnmatch.fnmatchcase(name, pattern) for pattern in only)
+
+
+def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *, profile: str = "quick",
+              rerun: Path | None = None, only: list[str] | None = None,
+              score_only: bool = False) -> tuple[dict[str, str], float, Path]:
     """One mutmut run of ``group``; with ``rerun``, continue the kept scratch copy of an earlier run.
 
     A rerun copies the checkout over the scratch copy: mutmut re-mutates the functions whose source
     changed (their earlier verdicts dropped), keeps every other verdict, and collects which new tests
     call what. Then the mutants not killed so far (equivalents aside) are run again: a test added since
-    the first run can kill them, and a killed mutant stays killed when tests are only added.
+    the first run can kill them, and a killed mutant stays killed when tests are only added. ``only``
+    (mutmut name patterns) restricts the mutants run; ``score_only`` runs nothing.
     """
+    only = only or []
     scratch = rerun if rerun is not None else Path(tempfile.mkdtemp(prefix=f"mutation-{group.name}-", dir=workdir))
-    _copy_checkout(scratch)
-    (scratch / "setup.cfg").write_text(_setup_cfg(group), encoding="utf-8")
-    (scratch / "group.txt").write_text(group.name + "\n", encoding="utf-8")
     started = time.monotonic()
-    code = _mutmut(scratch, max_children, profile, [])
-    if code == 0 and rerun is not None:
-        survivors = _not_killed(_verdicts(scratch), load_equivalent())
-        if survivors:
-            code = _mutmut(scratch, max_children, profile, survivors)
+    code = 0
+    if not score_only:
+        _copy_checkout(scratch)
+        (scratch / "setup.cfg").write_text(_setup_cfg(group), encoding="utf-8")
+        (scratch / "group.txt").write_text(group.name + "\n", encoding="utf-8")
+        if rerun is None:
+            code = _mutmut(scratch, max_children, profile, only)
+        else:
+            # first only re-mutate what changed and collect the new tests (a pattern that names no mutant)
+            code = _mutmut(scratch, max_children, profile, ["-no-such-mutant-"])
+            pending = [m for m in _not_killed(_verdicts(scratch), load_equivalent()) if _matching(m, only)]
+            if code == 0 and pending:
+                code = _mutmut(scratch, max_children, profile, pending)
     elapsed = time.monotonic() - started
     if code != 0:  # e.g. the clean run failed: every verdict would read "not checked"
         raise SystemExit(f"mutmut failed for group {group.name} (exit {code}); see {scratch}/mutmut.log")
@@ -206,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-children", type=int, default=1)
     parser.add_argument("--rerun", type=Path, metavar="SCRATCH",
                         help="continue a kept scratch copy (its group): re-mutate what changed, rerun what survived")
+    parser.add_argument("--only", action="append", metavar="PATTERN",
+                        help="run only mutants whose mutmut name matches (fnmatch; repeatable)")
+    parser.add_argument("--score-only", action="store_true", help="with --rerun: score the kept run, run nothing")
     parser.add_argument("--hypothesis-profile", default="quick", choices=("quick", "default", "thorough"),
                         help="DICECHESS_HYPOTHESIS_PROFILE of the mutant runs (default: quick)")
     args = parser.parse_args(argv)
@@ -224,11 +239,12 @@ def main(argv: list[str] | None = None) -> int:
     summary: dict[str, Any] = {"seed": args.seed, "hypothesis_profile": args.hypothesis_profile, "groups": {}}
     for name in chosen:
         verdicts, elapsed, scratch = run_group(groups[name], args.workdir, args.keep, args.max_children,
-                                             profile=args.hypothesis_profile, rerun=args.rerun)
+                                             profile=args.hypothesis_profile, rerun=args.rerun,
+                                             only=args.only, score_only=args.score_only)
         survivors = _not_killed(verdicts, equivalent)
         summary["groups"][name] = {
             "seconds": round(elapsed), "scratch": str(scratch) if args.keep or args.rerun else None,
-            "rerun": args.rerun is not None,
+            "rerun": args.rerun is not None, "only": args.only,
             "modules": score(verdicts, equivalent, args.seed),
             "survivors": {m: {"status": verdicts[m], "sample": sample_of(m, args.seed)} for m in survivors},
             "stale_listings": stale_listings(groups[name], verdicts, equivalent),

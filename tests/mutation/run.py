@@ -195,7 +195,7 @@ def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *, pro
             code = _mutmut(scratch, max_children, profile, only)
         else:
             # first only re-mutate what changed and collect the new tests (a pattern that names no mutant)
-            code = _mutmut(scratch, max_children, profile, ["-no-such-mutant-"])
+            code = _mutmut(scratch, max_children, profile, ["no-such-mutant"])
             pending = [m for m in _not_killed(_verdicts(scratch), load_equivalent()) if _matching(m, only)]
             if code == 0 and pending:
                 code = _mutmut(scratch, max_children, profile, pending)

@@ -134,14 +134,24 @@ def score(verdicts: dict[str, str], equivalent: dict[str, str], seed: str) -> di
 
 
 def _copy_checkout(scratch: Path) -> None:
-    """The checkout's files into ``scratch`` (modification times kept: mutmut re-mutates what changed)."""
+    """The checkout's files into ``scratch``; a file whose content changed gets a fresh modification time.
+
+    mutmut re-mutates a source file only when it is newer than its mutated copy; a checkout file can be
+    older than that copy and still differ (a rebase, a merge), so the time is set from the content.
+    """
+    skipped = {"__pycache__", "node_modules"}
     for name in COPIED:
         source = REPO / name
-        if source.is_dir():
-            shutil.copytree(source, scratch / name, dirs_exist_ok=True,
-                            ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
-        else:
-            shutil.copy2(source, scratch / name)
+        files = [source] if source.is_file() else []
+        for root, dirs, names in os.walk(source):
+            dirs[:] = [d for d in dirs if d not in skipped]
+            files += [Path(root) / f for f in names]
+        for path in files:
+            target = scratch / path.relative_to(REPO)
+            if target.exists() and target.read_bytes() == path.read_bytes():
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)  # a new modification time: mutmut sees the change
 
 
 def _mutmut(scratch: Path, max_children: int, profile: str, names: list[str]) -> int:

@@ -377,3 +377,10 @@ def test_a_regular_file_opened_with_o_nonblock_reads_blocking(tmp_path: Path) ->
     with handle as opened:  # type: ignore[attr-defined]
         assert os.get_blocking(opened.fileno())
         assert opened.read() == b"graph bytes"
+
+
+def test_a_model_path_the_system_cannot_even_look_up_is_unreadable(tmp_path: Path, manifests: Path) -> None:
+    model = tmp_path / ("m" * 300)  # longer than a file name may be: stat fails with ENAMETOOLONG
+    manifest = manifests / "synthetic_kcp13_value_manifest.json"
+    assert ModelPackage.load_files(model, manifest, "0.12.0") == Refusal(f"{model}: model file not readable",
+                                                                         "package.model.unreadable")

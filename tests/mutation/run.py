@@ -41,7 +41,8 @@ COPIED: Final = ("contract", "tests", "schema", "grammar", "golden", "generators
 KILLED: Final = frozenset({"killed", "timeout", "caught by type check", "segfault"})
 # Not in a score: equivalent mutants and mutants of code that runs only at import (both listed, with
 # reasons, in equivalent.toml). A mutant no test of the group calls ("no tests") counts as not killed.
-EXCLUDED: Final = frozenset({"equivalent", "import-time", "skipped"})
+EXCLUDED: Final = frozenset({"equivalent", "import-time", "skipped", "not checked"})
+NOT_RUN: Final = "not checked"  # mutmut's word for a mutant it has not run yet (a run stopped early)
 REVIEW_SHARE: Final = 3  # one mutant in three, by hash, is kept for review
 
 
@@ -127,6 +128,7 @@ def score(verdicts: dict[str, str], equivalent: dict[str, str], seed: str) -> di
             considered = sum(n for status, n in counts.items() if status not in EXCLUDED)
             killed = sum(counts[status] for status in KILLED)
             row[sample] = {"mutants": sum(counts.values()), "killed": killed, "considered": considered,
+                           "not_run": counts[NOT_RUN],
                            "score": round(100 * killed / considered, 1) if considered else None,
                            "counts": dict(counts)}
         out[module] = row

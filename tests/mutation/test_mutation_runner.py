@@ -14,11 +14,11 @@ M = "contract.core.thing.x_f__mutmut_"
 
 def test_equivalent_and_import_time_mutants_leave_the_score_and_no_tests_counts_as_not_killed() -> None:
     verdicts = {f"{M}{n}": v for n, v in enumerate(
-        ["killed", "killed", "timeout", "survived", "no tests", "survived", "survived"], start=1)}
+        ["killed", "killed", "timeout", "survived", "no tests", "survived", "survived", "not checked"], start=1)}
     equivalent = {f"{M}6": "equivalent", f"{M}7": "import-time"}
     row = score(verdicts, equivalent, seed="s")["contract.core.thing"]
-    merged = {key: sum(sample[key] for sample in row.values()) for key in ("mutants", "killed", "considered")}
-    assert merged == {"mutants": 7, "killed": 3, "considered": 5}
+    merged = {key: sum(sample[key] for sample in row.values()) for key in ("mutants", "killed", "considered", "not_run")}
+    assert merged == {"mutants": 8, "killed": 3, "considered": 5, "not_run": 1}  # a mutant not run yet is no verdict
 
 
 def test_the_samples_split_one_in_three_for_review_and_depend_on_the_seed() -> None:

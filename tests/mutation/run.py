@@ -206,8 +206,10 @@ def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *, pro
         if rerun is None:
             code = _mutmut(scratch, max_children, profile, only)
         else:
-            # first only re-mutate what changed and collect the new tests (a pattern that names no mutant)
-            code = _mutmut(scratch, max_children, profile, ["no-such-mutant"])
+            # first only re-mutate what changed and collect the new tests: mutmut must be given some mutant,
+            # so it reruns one it killed before (a pattern naming none is an error to it)
+            killed = sorted(m for m, v in _verdicts(scratch).items() if v in KILLED)
+            code = _mutmut(scratch, max_children, profile, killed[:1] or only)
             pending = [m for m in _not_killed(_verdicts(scratch), load_equivalent()) if _matching(m, only)]
             if code == 0 and pending:
                 code = _mutmut(scratch, max_children, profile, pending)

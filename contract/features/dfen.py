@@ -199,6 +199,6 @@ def twin_fen(fen: str) -> str:
     Extracting the twin for the other colour gives the identical vector (mover canonical features).
     The number of fields is kept (4, 6 or 7); the dice letters are re-cased for the new side.
     """
-    fields = len(_java_split(fen, " ")) if isinstance(fen, str) else 0
-    position = parse_fen(fen)
-    return to_fen(position.color_flip(), 4 if fields == 4 else (6 if fields in (5, 6) else 7))
+    position = parse_fen(fen)  # refuses what is not a DFEN string
+    # 7 writes the counters, and the dice only when there are some: a 5- or 6-field text has none
+    return to_fen(position.color_flip(), 4 if len(_java_split(fen, " ")) == 4 else 7)

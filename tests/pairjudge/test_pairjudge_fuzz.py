@@ -79,6 +79,7 @@ def test_pairjudge_fuzz_recordings_are_complete() -> None:
     assert len({_recorded(name)["seed"] for name in SETS}) == len(SETS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("set_name", "case"), CASES, ids=[f"{n}-{c['id']}" for n, c in CASES])
 def test_pairjudge_fuzz_case(set_name: str, case: dict[str, Any], tmp_path: Path) -> None:
     bundle = copy_bundle(case["bundle"], tmp_path)

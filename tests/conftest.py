@@ -6,7 +6,7 @@ Also, only under mutation testing, clear cached loaders before each test (see th
 Appended, not prepended: when the kit is installed, the installed ``contract`` stays the one under test.
 
 Profiles (``DICECHESS_HYPOTHESIS_PROFILE``, default ``default``): ``quick`` draws 10 examples per share,
-``default`` 100, ``thorough`` 1000; none has a deadline (a shared CI machine is not a stopwatch). Tests
+``default`` 100, ``thorough`` 1000, ``mutation`` 10 without shrinking; none has a deadline (a shared CI machine is not a stopwatch). Tests
 state their share with ``budget.share`` (tests/budget.py).
 """
 
@@ -18,11 +18,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import Phase, settings
 
-PROFILES = {"quick": 10, "default": 100, "thorough": 1000}
+PROFILES = {"quick": 10, "default": 100, "thorough": 1000, "mutation": 10}
 for _name, _examples in PROFILES.items():
     settings.register_profile(_name, max_examples=_examples, deadline=None)
+# Mutation runs (tests/mutation/run.py): a failing example kills the mutant as it is; shrinking it first
+# took minutes per mutant (mutmut then timed the mutant out), and the example database is not shared.
+settings.register_profile("mutation", max_examples=PROFILES["mutation"], deadline=None, database=None,
+                          phases=(Phase.explicit, Phase.reuse, Phase.generate))
 PROFILE = os.environ.get("DICECHESS_HYPOTHESIS_PROFILE", "default")
 if PROFILE not in PROFILES:
     raise ValueError(f"DICECHESS_HYPOTHESIS_PROFILE={PROFILE!r}: expected one of {', '.join(PROFILES)}")

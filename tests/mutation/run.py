@@ -184,7 +184,7 @@ def _matching(name: str, only: list[str]) -> bool:
     return not only or any(fnmatch.fnmatchcase(name, pattern) for pattern in only)
 
 
-def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *, profile: str = "quick",
+def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *, profile: str = "mutation",
               rerun: Path | None = None, only: list[str] | None = None,
               score_only: bool = False) -> tuple[dict[str, str], float, Path]:
     """One mutmut run of ``group``; with ``rerun``, continue the kept scratch copy of an earlier run.
@@ -235,8 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", metavar="PATTERN",
                         help="run only mutants whose mutmut name matches (fnmatch; repeatable)")
     parser.add_argument("--score-only", action="store_true", help="with --rerun: score the kept run, run nothing")
-    parser.add_argument("--hypothesis-profile", default="quick", choices=("quick", "default", "thorough"),
-                        help="DICECHESS_HYPOTHESIS_PROFILE of the mutant runs (default: quick)")
+    parser.add_argument("--hypothesis-profile", default="mutation", choices=("mutation", "quick", "default", "thorough"),
+                        help="DICECHESS_HYPOTHESIS_PROFILE of the mutant runs (default: mutation)")
     args = parser.parse_args(argv)
     groups = load_groups()
     if args.rerun is not None:

@@ -135,19 +135,19 @@ def score(verdicts: dict[str, str], equivalent: dict[str, str], seed: str) -> di
     return out
 
 
-def _copy_checkout(scratch: Path) -> None:
+def _copy_checkout(scratch: Path, names: tuple[str, ...] = COPIED) -> None:
     """The checkout's files into ``scratch``; a file whose content changed gets a fresh modification time.
 
     mutmut re-mutates a source file only when it is newer than its mutated copy; a checkout file can be
     older than that copy and still differ (a rebase, a merge), so the time is set from the content.
     """
     skipped = {"__pycache__", "node_modules"}
-    for name in COPIED:
+    for name in names:
         source = REPO / name
         files = [source] if source.is_file() else []
-        for root, dirs, names in os.walk(source):
+        for root, dirs, found in os.walk(source):
             dirs[:] = [d for d in dirs if d not in skipped]
-            files += [Path(root) / f for f in names]
+            files += [Path(root) / f for f in found]
         for path in files:
             target = scratch / path.relative_to(REPO)
             if target.exists() and target.read_bytes() == path.read_bytes():
@@ -162,6 +162,25 @@ def _mutmut(scratch: Path, max_children: int, profile: str, names: list[str]) ->
     with open(scratch / "mutmut.log", "ab") as log:  # mutmut's progress spinner is for a terminal
         done = subprocess.run(mutmut, cwd=scratch, env=env, check=False, stdout=log, stderr=subprocess.STDOUT)
     return done.returncode
+
+
+def _prune_stats(scratch: Path, group: Group) -> None:
+    """Drop tests that no longer exist from mutmut's test map (it adds new tests, never forgets old ones,
+    and a stale test id makes pytest refuse the whole run)."""
+    stats_path = scratch / "mutants" / "mutmut-stats.json"
+    if not stats_path.exists():
+        return
+    args = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *group.tests,
+            *[f"--ignore={t}" for t in group.exclude_tests]]
+    listed = subprocess.run(args, cwd=scratch / "mutants", capture_output=True, text=True, check=False)
+    existing = {line for line in listed.stdout.splitlines() if "::" in line}
+    if not existing:
+        return
+    stats = json.loads(stats_path.read_text(encoding="utf-8"))
+    stats["duration_by_test"] = {t: d for t, d in stats["duration_by_test"].items() if t in existing}
+    stats["tests_by_mangled_function_name"] = {
+        name: [t for t in tests if t in existing] for name, tests in stats["tests_by_mangled_function_name"].items()}
+    stats_path.write_text(json.dumps(stats), encoding="utf-8")
 
 
 def _not_killed(verdicts: dict[str, str], equivalent: dict[str, str]) -> list[str]:
@@ -208,6 +227,8 @@ def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *, pro
         else:
             # first only re-mutate what changed and collect the new tests: mutmut must be given some mutant,
             # so it reruns one it killed before (a pattern naming none is an error to it)
+            _copy_checkout(scratch / "mutants", ("tests",))  # the tests as they are now (never contract/: mutated)
+            _prune_stats(scratch, group)
             killed = sorted(m for m, v in _verdicts(scratch).items() if v in KILLED)
             code = _mutmut(scratch, max_children, profile, killed[:1] or only)
             pending = [m for m in _not_killed(_verdicts(scratch), load_equivalent()) if _matching(m, only)]

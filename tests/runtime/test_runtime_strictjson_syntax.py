@@ -20,7 +20,8 @@ def refused(data: str | bytes) -> Refusal:
     return caught.value.refusal
 
 
-@pytest.mark.parametrize("text", ['{"a": }', "[1, 2", '{"a" 1}', "nul", "[1,]", "X" * 1000])
+@pytest.mark.parametrize("text", ['{"a": }', "[1, 2", '{"a" 1}', "nul", "[1,]", "X" * 1000],
+                         ids=["no-value", "unclosed", "no-colon", "partial-literal", "trailing-comma", "not-json"])
 def test_a_malformed_document_gets_the_decoders_own_reason(text: str) -> None:
     with pytest.raises(json.JSONDecodeError) as decoder:
         json.loads(text)

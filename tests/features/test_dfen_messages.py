@@ -15,7 +15,12 @@ EMPTY = "8/8/8/8/8/8/8/8"
     (f"{EMPTY} w - e", "bad FEN en-passant 'e': expected '-' or squares written back to back, e.g. 'e3' or 'a3c6'"),
     (f"{EMPTY} w - e3c", "bad FEN en-passant 'e3c': expected '-' or squares written back to back, e.g. 'e3' or "
                          "'a3c6'"),
-    (f"{EMPTY} w - _3", "bad FEN en-passant '_3': '_3' is not a square a1..h8"),  # '_' sorts after 'a'..'h'
+    (f"{EMPTY} w - _3", "bad FEN en-passant '_3': '_3' is not a square a1..h8"),
+    (f"{EMPTY} w - z9e3", "bad FEN en-passant 'z9e3': 'z9' is not a square a1..h8"),
+    (f"{EMPTY} w - a3a3c6", "bad FEN en-passant 'a3a3c6': square 'a3' appears twice"),
+    (f"{EMPTY} w KQkqK -", "bad FEN castling 'KQkqK': expected '-' or 1 to 4 letters from KQkq"),
+    (f"{EMPTY} w KX -", "bad FEN castling 'KX': 'X' is not one of K, Q, k, q"),
+    (f"{EMPTY} w KqK -", "bad FEN castling 'KqK': 'K' appears twice"),  # '_' sorts after 'a'..'h'
     (f"{EMPTY} w - Y3", "bad FEN en-passant 'Y3': 'Y3' is not a square a1..h8"),
     (f"{EMPTY} w - - 99999999999", "bad FEN half-move clock '99999999999': must be between 0 and 127"),
     (f"{EMPTY} w - - 128", "bad FEN half-move clock '128': must be between 0 and 127"),

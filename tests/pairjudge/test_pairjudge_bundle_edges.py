@@ -7,49 +7,17 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-import struct
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pairjudge_support import apply_ops, copy_bundle
+from pairjudge_support import FIRST, INDEX, SECOND, apply_ops, copy_bundle, shard_weights
 
 from contract.pairjudge import verify_bundle
 
-INDEX = "model.safetensors.index.json"
-FIRST = "model-00001-of-00002.safetensors"
-SECOND = "model-00002-of-00002.safetensors"
 REHASH = {"op": "rehash"}
 WEIGHTS = "incomplete trained weights: "
 BASE = "adapter is not tied to an exact base model: "
-
-
-def _shard(bundle: Path) -> tuple[dict[str, Any], list[str], int]:
-    """Split model.safetensors into FIRST (its first 8 tensors) and SECOND (the rest) with an index,
-    as Transformers names them; the index, the tensor names in file order and the data bytes."""
-    data = (bundle / "model.safetensors").read_bytes()
-    (length,) = struct.unpack("<Q", data[:8])
-    header = json.loads(data[8 : 8 + length])
-    buffer = data[8 + length :]
-    names = [n for n in header if n != "__metadata__"]
-    weight_map = {}
-    for shard, part in ((FIRST, names[:8]), (SECOND, names[8:])):
-        out, chunks, cursor = {"__metadata__": header["__metadata__"]}, [], 0
-        for name in part:
-            begin, end = header[name]["data_offsets"]
-            out[name] = {**header[name], "data_offsets": [cursor, cursor + end - begin]}
-            chunks.append(buffer[begin:end])
-            cursor += end - begin
-            weight_map[name] = shard
-        text = json.dumps(out).encode()
-        (bundle / shard).write_bytes(struct.pack("<Q", len(text)) + text + b"".join(chunks))
-    (bundle / "model.safetensors").unlink()
-    document = json.loads((bundle / "pairjudge.json").read_text())
-    del document["files"]["model.safetensors"]
-    for name in (FIRST, SECOND, INDEX):
-        document["files"][name] = ""
-    (bundle / "pairjudge.json").write_text(json.dumps(document, indent=2))
-    return {"metadata": {"total_size": len(buffer)}, "weight_map": weight_map}, names, len(buffer)
 
 
 def _index(bundle: Path, index: Any) -> None:
@@ -60,7 +28,7 @@ def _index(bundle: Path, index: Any) -> None:
 @pytest.fixture
 def sharded(tmp_path: Path) -> tuple[Path, dict[str, Any], list[str], int]:
     bundle = copy_bundle("full-run/merged", tmp_path)
-    index, names, total = _shard(bundle)
+    index, names, total = shard_weights(bundle)
     return bundle, index, names, total
 
 

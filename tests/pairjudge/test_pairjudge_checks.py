@@ -4,12 +4,11 @@ there unless noted), and the kit's own decisions for what the recorded cases do 
 from __future__ import annotations
 
 import json
-import struct
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pairjudge_support import LABEL_ORDER, apply_ops, copy_bundle, original_packer
+from pairjudge_support import LABEL_ORDER, apply_ops, copy_bundle, original_packer, shard_weights
 
 from contract.core.checktable import codes
 from contract.pairjudge import verify_bundle
@@ -254,32 +253,7 @@ def test_pairjudge_mismatched_shape_reported(tmp_path: Path) -> None:
 
 def _shard(bundle: Path) -> dict[str, Any]:
     """Split model.safetensors into two shards with an index, as Transformers names them."""
-    data = (bundle / "model.safetensors").read_bytes()
-    (length,) = struct.unpack("<Q", data[:8])
-    header = json.loads(data[8 : 8 + length])
-    buffer = data[8 + length :]
-    names = [n for n in header if n != "__metadata__"]
-    weight_map = {}
-    for number, part in enumerate((names[:8], names[8:]), start=1):
-        shard = f"model-0000{number}-of-00002.safetensors"
-        out, chunks, cursor = {"__metadata__": header["__metadata__"]}, [], 0
-        for name in part:
-            begin, end = header[name]["data_offsets"]
-            out[name] = {**header[name], "data_offsets": [cursor, cursor + end - begin]}
-            chunks.append(buffer[begin:end])
-            cursor += end - begin
-            weight_map[name] = shard
-        text = json.dumps(out).encode()
-        (bundle / shard).write_bytes(struct.pack("<Q", len(text)) + text + b"".join(chunks))
-    index = {"metadata": {"total_size": len(buffer)}, "weight_map": weight_map}
-    (bundle / "model.safetensors").unlink()
-    document = json.loads((bundle / "pairjudge.json").read_text())
-    del document["files"]["model.safetensors"]
-    for name in ("model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors",
-                 "model.safetensors.index.json"):
-        document["files"][name] = ""
-    (bundle / "pairjudge.json").write_text(json.dumps(document, indent=2))
-    return index
+    return shard_weights(bundle)[0]
 
 
 def _write_index(bundle: Path, index: dict[str, Any]) -> None:

@@ -1,0 +1,71 @@
+"""Token ids of special tokens that are not in the model's vocabulary: the tokenizers library numbers
+``added_tokens`` it does not find in the vocabulary from the vocabulary's size on, in file order
+(the ``id`` written in the file is not used).
+
+Each expected id was observed live on 2026-11-30: ``AutoTokenizer.from_pretrained`` of transformers
+5.24.0 (tokenizers 0.23.3, the reference's environment) on exactly these two files, edited as the
+case says, from the recorded ``full-run/merged`` bundle (WordLevel vocabulary ``[UNK]`` 0, ``[PAD]``
+1, ``[EOS]`` 2, then five words; ``added_tokens`` ``[UNK]``, ``[PAD]``, ``[EOS]``)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pairjudge_support import BUNDLES
+
+from contract.pairjudge.tokenizer import Tokenizer, read_tokenizer
+
+Edit = Callable[[dict[str, Any], dict[str, Any]], None]
+
+
+def _drop(*names: str) -> Edit:
+    def edit(document: dict[str, Any], config: dict[str, Any]) -> None:
+        for name in names:
+            del document["model"]["vocab"][name]
+
+    return edit
+
+
+def _new_token_first(document: dict[str, Any], config: dict[str, Any]) -> None:
+    del document["model"]["vocab"]["[PAD]"]
+    document["added_tokens"].insert(0, {"id": 9, "content": "[NEW]", "single_word": False, "lstrip": False,
+                                        "rstrip": False, "normalized": False, "special": True})
+
+
+def _unigram(document: dict[str, Any], config: dict[str, Any]) -> None:
+    document["model"] = {"type": "Unigram", "unk_id": 0, "byte_fallback": False,
+                         "vocab": [["[UNK]", 0.0], ["q", -1.0], ["a", -1.0], ["[EOS]", 0.0]]}
+
+
+@pytest.mark.parametrize(
+    ("edit", "ids"),
+    [
+        # [PAD] numbered after the 7 remaining entries (it shares 7 with "bad": observed)
+        (_drop("[PAD]"), {"pad_token_id": 7, "eos_token_id": 2, "unk_token_id": 0}),
+        # [PAD] then [EOS], in added_tokens order, from 6 on
+        (_drop("[PAD]", "[EOS]"), {"pad_token_id": 6, "eos_token_id": 7, "unk_token_id": 0}),
+        # an added token before [PAD] that the vocabulary lacks takes 7 first
+        (_new_token_first, {"pad_token_id": 8, "eos_token_id": 2, "unk_token_id": 0}),
+        # a Unigram vocabulary (a list of [piece, score]): ids are positions; [PAD] comes after it
+        (_unigram, {"pad_token_id": 4, "eos_token_id": 3, "unk_token_id": 0}),
+    ],
+    ids=["no-pad-in-vocab", "no-pad-no-eos", "new-token-first", "unigram"],
+)
+def test_pairjudge_added_token_ids_as_observed(tmp_path: Path, edit: Edit, ids: dict[str, int]) -> None:
+    source = BUNDLES / "full-run" / "merged"
+    for name in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copyfile(source / name, tmp_path / name)
+    document = json.loads((tmp_path / "tokenizer.json").read_text())
+    config = json.loads((tmp_path / "tokenizer_config.json").read_text())
+    edit(document, config)
+    (tmp_path / "tokenizer.json").write_text(json.dumps(document))
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps(config))
+    found = read_tokenizer(tmp_path)
+    assert isinstance(found, Tokenizer), found
+    assert {key: found.attributes[key] for key in ids} == ids
+    assert found.attributes["bos_token_id"] is None

@@ -192,3 +192,57 @@ def test_pairjudge_base_revision_is_the_canonical_digest(tmp_path: Path) -> None
                                   {"op": "set", "path": "/source/model_revision", "value": revision}])
     assert verdict.ok, verdict
     assert verdict.warnings == (f"source.local_base_files[{odd!r}] differs from files['base/{odd}']",)
+
+
+def test_pairjudge_adapter_model_config_pad_differs(tmp_path: Path) -> None:
+    """spec §5 (observed by the differential fuzz): model_config.pad_token_id is applied after the
+    tokenizer's pad id, so a different one fails M5."""
+    verdict = _adapter(tmp_path, [{"op": "set", "path": "/model_config/pad_token_id", "value": 0}])
+    assert (verdict.code, verdict.message) == ("model.pad", "model and saved tokenizer padding token differ")
+
+
+def test_pairjudge_adapter_model_config_without_pad_takes_the_tokenizers(tmp_path: Path) -> None:
+    verdict = _adapter(tmp_path, [{"op": "delete", "path": "/model_config/pad_token_id"}])
+    assert verdict.ok, verdict
+    assert verdict.warnings == ()
+
+
+def test_pairjudge_adapter_head_without_three_rows(tmp_path: Path) -> None:
+    edit = {"op": "edit_tensors", "file": "adapter_model.safetensors",
+            "edits": [{"name": "base_model.model.score.weight", "shape": [16, 2]}]}
+    verdict = _adapter(tmp_path, [edit])
+    assert (verdict.code, verdict.message) == (
+        "adapter.head_rows",
+        "adapter classifier head 'base_model.model.score.weight' has shape [16, 2], not 3 rows for the judge's "
+        "three classes",
+    )
+
+
+_NO_BASE = "the adapter has no base/ directory and "
+_COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
+@pytest.mark.parametrize(
+    ("source", "problem"),
+    [
+        ({"model_id": "embedded-local-base", "model_revision": "8363c88c"},
+         _NO_BASE + "source.model_id names no Hub backbone"),
+        ({"model_id": "", "model_revision": _COMMIT}, _NO_BASE + "source.model_id names no Hub backbone"),
+        ({"model_id": 7, "model_revision": _COMMIT}, _NO_BASE + "source.model_id names no Hub backbone"),
+        ({"model_id": "org/tiny", "model_revision": "main"},
+         _NO_BASE + "source.model_revision 'main' is not an exact 40-character commit"),
+        ({"model_id": "org/tiny"}, _NO_BASE + "source.model_revision None is not an exact 40-character commit"),
+        ({"model_id": "org/tiny", "model_revision": _COMMIT},
+         f"the base model org/tiny@{_COMMIT} is not embedded (undecided: the reference must fetch it, and "
+         "offline it fails; the kit cannot check it without it)"),
+    ],
+)
+def test_pairjudge_adapter_without_base_in_full(tmp_path: Path, source: dict[str, Any], problem: str) -> None:
+    ops: list[dict[str, Any]] = [{"op": "remove_tree", "file": "base"}, {"op": "set", "path": "/source", "value": source}]
+    bundle = copy_bundle("lora-run/adapter", tmp_path)
+    apply_ops(bundle, ops)
+    document = json.loads((bundle / "pairjudge.json").read_text())
+    document["files"] = {k: v for k, v in document["files"].items() if not k.startswith("base/")}
+    (bundle / "pairjudge.json").write_text(json.dumps(document, indent=2))
+    verdict = verify_bundle(bundle)
+    assert (verdict.code, verdict.message) == ("adapter.base", BASE + problem)

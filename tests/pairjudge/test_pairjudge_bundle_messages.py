@@ -3,13 +3,16 @@ table's (schema/pairjudge-check-table.json), the details spelled out from its ``
 
 from __future__ import annotations
 
+import json
+import struct
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pairjudge_support import apply_ops, copy_bundle
+from pairjudge_support import INDEX, SECOND, apply_ops, copy_bundle, shard_weights
 
 from contract.pairjudge import verify_bundle
+from contract.pairjudge.safetensors import HeaderRefusal, parse_header
 
 REHASH = {"op": "rehash"}
 
@@ -49,3 +52,36 @@ def test_pairjudge_bundle_refusal_in_full(
 ) -> None:
     verdict = _verify(tmp_path, name, ops)
     assert (verdict.code, verdict.message) == (code, message)
+
+
+@pytest.mark.parametrize(("model_type", "shown"), [("qwen2", "'qwen2'"), ([1], "[1]"), (None, "None")])
+def test_pairjudge_unknown_architecture_in_full(tmp_path: Path, model_type: Any, shown: str) -> None:
+    """The kit has a tensor table for GPT-2 only (docs/pairjudge.md); anything else is undecided."""
+    ops = [{"op": "set", "file": "config.json", "path": "/model_type", "value": model_type}]
+    verdict = _verify(tmp_path, "full-run/merged", ops)
+    assert (verdict.code, verdict.message) == (
+        "config.architecture",
+        f"the full bundle's config.json cannot be used: model_type {shown} is not an architecture the kit knows "
+        "(undecided: only gpt2 can be checked without Transformers)",
+    )
+
+
+def test_pairjudge_loaded_shard_not_listed_warns(tmp_path: Path) -> None:
+    bundle = copy_bundle("full-run/merged", tmp_path)
+    index = shard_weights(bundle)[0]
+    (bundle / INDEX).write_text(json.dumps(index))
+    apply_ops(bundle, [REHASH, {"op": "delete", "path": "/files/" + SECOND}])
+    verdict = verify_bundle(bundle)
+    assert verdict.ok, verdict
+    assert verdict.warnings == (
+        f"{SECOND} is loaded but not listed in pairjudge.json files, so its digest is not checked (the reference "
+        "accepts this)",
+    )
+
+
+@pytest.mark.parametrize(("length", "shown"), [(58, "'" + "D" * 58 + "'"), (59, "'" + "D" * 56 + "...")])
+def test_pairjudge_header_value_shown_up_to_60_characters(length: int, shown: str) -> None:
+    """A header value in a refusal is its repr, cut to 57 characters and ``...`` past 60."""
+    header = json.dumps({"x": {"dtype": "D" * length, "shape": [1], "data_offsets": [0, 1]}}).encode()
+    result = parse_header(struct.pack("<Q", len(header)) + header + b"\0")
+    assert result == HeaderRefusal(f"tensor 'x' has unknown dtype {shown}")

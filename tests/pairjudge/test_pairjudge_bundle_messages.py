@@ -85,3 +85,39 @@ def test_pairjudge_header_value_shown_up_to_60_characters(length: int, shown: st
     header = json.dumps({"x": {"dtype": "D" * length, "shape": [1], "data_offsets": [0, 1]}}).encode()
     result = parse_header(struct.pack("<Q", len(header)) + header + b"\0")
     assert result == HeaderRefusal(f"tensor 'x' has unknown dtype {shown}")
+
+
+_CONFIG = "the full bundle's config.json cannot be used: config.json "
+
+
+@pytest.mark.parametrize(
+    ("ops", "message"),
+    [
+        ([{"op": "set", "file": "config.json", "path": "/n_layer", "value": "x"}],
+         _CONFIG + "n_layer is 'x', which GPT2Config's field type does not allow"),
+        ([{"op": "set", "file": "config.json", "path": "/use_cache", "value": 1}],
+         _CONFIG + "use_cache is 1, which GPT2Config's field type does not allow"),
+        ([{"op": "set", "file": "config.json", "path": "/problem_type", "value": "x"}],
+         _CONFIG + "problem_type is 'x', not one Transformers allows"),
+        ([{"op": "set", "file": "config.json", "path": "/resid_pdrop", "value": 1.5}],
+         _CONFIG + "resid_pdrop is 1.5: a dropout probability has to be between 0 and 1"),
+        ([{"op": "set", "file": "config.json", "path": "/attn_pdrop", "value": -0.5}],
+         _CONFIG + "attn_pdrop is -0.5: a dropout probability has to be between 0 and 1"),
+    ],
+    ids=["int-field", "bool-field", "problem-type", "dropout-high", "dropout-negative"],
+)
+def test_pairjudge_config_types_in_full(tmp_path: Path, ops: list[dict[str, Any]], message: str) -> None:
+    verdict = _verify(tmp_path, "full-run/merged", ops)
+    assert (verdict.code, verdict.message) == ("config.architecture", message)
+
+
+@pytest.mark.parametrize(
+    "ops",
+    [[{"op": "set", "file": "config.json", "path": "/resid_pdrop", "value": 1}],
+     [{"op": "set", "file": "config.json", "path": "/embd_pdrop", "value": 0}],
+     [{"op": "delete", "file": "config.json", "path": "/attn_pdrop"}]],
+    ids=["dropout-one", "dropout-zero", "dropout-absent"],
+)
+def test_pairjudge_config_dropout_bounds_accepted(tmp_path: Path, ops: list[dict[str, Any]]) -> None:
+    verdict = _verify(tmp_path, "full-run/merged", ops)
+    assert verdict.ok, verdict

@@ -103,8 +103,15 @@ _CONFIG = "the full bundle's config.json cannot be used: config.json "
          _CONFIG + "resid_pdrop is 1.5: a dropout probability has to be between 0 and 1"),
         ([{"op": "set", "file": "config.json", "path": "/attn_pdrop", "value": -0.5}],
          _CONFIG + "attn_pdrop is -0.5: a dropout probability has to be between 0 and 1"),
+        ([{"op": "set", "file": "config.json", "path": "/num_labels", "value": "3"}],
+         _CONFIG + "num_labels is '3', not a class count"),
+        ([{"op": "set", "file": "config.json", "path": "/num_labels", "value": True}],
+         _CONFIG + "num_labels is True, not a class count"),
+        ([{"op": "set", "file": "config.json", "path": "/id2label", "value": {"x": "tie", "1": "a_wins", "2": "b_wins"}}],
+         _CONFIG + "id2label has the key 'x', which is not an integer"),
     ],
-    ids=["int-field", "bool-field", "problem-type", "dropout-high", "dropout-negative"],
+    ids=["int-field", "bool-field", "problem-type", "dropout-high", "dropout-negative", "num-labels-string",
+         "num-labels-bool", "id2label-key"],
 )
 def test_pairjudge_config_types_in_full(tmp_path: Path, ops: list[dict[str, Any]], message: str) -> None:
     verdict = _verify(tmp_path, "full-run/merged", ops)

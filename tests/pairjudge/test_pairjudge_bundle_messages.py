@@ -128,3 +128,24 @@ def test_pairjudge_config_types_in_full(tmp_path: Path, ops: list[dict[str, Any]
 def test_pairjudge_config_dropout_bounds_accepted(tmp_path: Path, ops: list[dict[str, Any]]) -> None:
     verdict = _verify(tmp_path, "full-run/merged", ops)
     assert verdict.ok, verdict
+
+
+_MISMATCHED_HEAD = ("incomplete trained weights: {'missing_keys': set(), 'unexpected_keys': set(), "
+                    "'mismatched_keys': {'score.weight'}, 'error_msgs': []}")
+
+
+@pytest.mark.parametrize(
+    ("count", "code", "message"),
+    [
+        (0, "weights.complete", _MISMATCHED_HEAD),
+        (1_000_000, "weights.complete", _MISMATCHED_HEAD),
+        (-1, "config.architecture", _CONFIG + "num_labels is -1, not a class count"),
+        (1_000_001, "config.architecture", _CONFIG + "num_labels is 1000001, not a class count"),
+    ],
+)
+def test_pairjudge_num_labels_bounds(tmp_path: Path, count: int, code: str, message: str) -> None:
+    """num_labels from 0 to 1,000,000 sizes the head (docs/pairjudge.md), so the 3-row head mismatches;
+    outside that range it is not a class count."""
+    verdict = _verify(tmp_path, "full-run/merged", [{"op": "set", "file": "config.json", "path": "/num_labels",
+                                                    "value": count}])
+    assert (verdict.code, verdict.message) == (code, message)

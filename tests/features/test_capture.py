@@ -143,3 +143,41 @@ def test_an_en_passant_capture_that_removes_a_target_is_searched_as_the_referenc
     for fast, reference in _all_four(parse_fen(fen)):
         assert fast == reference
     assert searched
+
+
+def _en_passant_boards(seed: int, count: int) -> list[str]:
+    """Boards where an e.p. capture takes a king or queen standing where the pawn would be, with a second
+    target and a few other pieces placed at random (python-chess writes the placement)."""
+    import chess
+
+    rnd = random.Random(seed)
+    fens = []
+    while len(fens) < count:
+        board = chess.Board(None)
+        white = rnd.random() < 0.5
+        pawn, ep, victim = (chess.E5, chess.D6, chess.D5) if white else (chess.E4, chess.D3, chess.D4)
+        board.set_piece_at(pawn, chess.Piece(chess.PAWN, white))
+        board.set_piece_at(victim, chess.Piece(rnd.choice([chess.QUEEN, chess.KING]), not white))
+        free = [s for s in chess.SQUARES if board.piece_at(s) is None and s != ep]
+        rnd.shuffle(free)
+        extras = [(rnd.choice([chess.QUEEN, chess.KING]), not white)] + [
+            (rnd.choice([chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING, chess.PAWN]), rnd.random() < 0.5)
+            for _ in range(rnd.randint(1, 4))]
+        for (piece, colour), square in zip(extras, free, strict=False):
+            if piece != chess.PAWN or chess.square_rank(square) not in (0, 7):
+                board.set_piece_at(square, chess.Piece(piece, colour))
+        fens.append(f"{board.board_fen()} {'w' if white else 'b'} - {chess.square_name(ep)}")
+    return fens
+
+
+def test_en_passant_first_moves_that_remove_a_target_among_others_agree_with_the_reference(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from contract.features import capture
+
+    searched = []
+    generic = capture._generic
+    monkeypatch.setattr(capture, "_generic", lambda *args: searched.append(1) or generic(*args))
+    for fen in _en_passant_boards(seed=16, count=120):
+        for fast, reference in _all_four(parse_fen(fen)):
+            assert fast == reference, fen
+    assert len(searched) > 100

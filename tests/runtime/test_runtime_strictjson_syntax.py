@@ -45,3 +45,18 @@ def test_an_unknown_manifest_field_name_is_a_key_error_that_names_it() -> None:
     with pytest.raises(KeyError) as caught:
         manifest_fields().field("nope")
     assert caught.value.args == ("manifest-fields.json defines no field 'nope'",)
+
+
+@pytest.mark.parametrize("error", [ValueError("Exceeds the limit (4300 digits) for integer string conversion"),
+                                   RecursionError("maximum recursion depth exceeded")])
+def test_any_other_decoder_failure_is_a_syntax_refusal_not_a_traceback(monkeypatch: pytest.MonkeyPatch,
+                                                                       error: Exception) -> None:
+    # Fail closed: the checks before the decoder (digit counts, the depth scan) should leave nothing for
+    # these to catch, but if Python's decoder raises anyway the caller gets a refusal
+    from contract.core import strictjson
+
+    def failing(*args: object, **kwargs: object) -> object:
+        raise error
+
+    monkeypatch.setattr(strictjson.json, "loads", failing)
+    assert refused("[1]") == Refusal(f"not valid JSON: {error}", "json.syntax")

@@ -205,7 +205,7 @@ def _matching(name: str, only: list[str]) -> bool:
 
 def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *, profile: str = "mutation",
               rerun: Path | None = None, only: list[str] | None = None,
-              score_only: bool = False) -> tuple[dict[str, str], float, Path]:
+              score_only: bool = False, survivors_only: bool = False) -> tuple[dict[str, str], float, Path]:
     """One mutmut run of ``group``; with ``rerun``, continue the kept scratch copy of an earlier run.
 
     A rerun copies the checkout over the scratch copy: mutmut re-mutates the functions whose source
@@ -231,7 +231,9 @@ def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *, pro
             _prune_stats(scratch, group)
             killed = sorted(m for m, v in _verdicts(scratch).items() if v in KILLED)
             code = _mutmut(scratch, max_children, profile, killed[:1] or only)
-            pending = [m for m in _not_killed(_verdicts(scratch), load_equivalent()) if _matching(m, only)]
+            verdicts = _verdicts(scratch)
+            pending = [m for m in _not_killed(verdicts, load_equivalent()) if _matching(m, only)
+                       and not (survivors_only and verdicts[m] == NOT_RUN)]
             if code == 0 and pending:
                 code = _mutmut(scratch, max_children, profile, pending)
     elapsed = time.monotonic() - started
@@ -256,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", metavar="PATTERN",
                         help="run only mutants whose mutmut name matches (fnmatch; repeatable)")
     parser.add_argument("--score-only", action="store_true", help="with --rerun: score the kept run, run nothing")
+    parser.add_argument("--survivors-only", action="store_true",
+                        help="with --rerun: run again only mutants that ran and were not killed (not those not run yet)")
     parser.add_argument("--hypothesis-profile", default="mutation", choices=("mutation", "quick", "default", "thorough"),
                         help="DICECHESS_HYPOTHESIS_PROFILE of the mutant runs (default: mutation)")
     args = parser.parse_args(argv)
@@ -275,7 +279,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in chosen:
         verdicts, elapsed, scratch = run_group(groups[name], args.workdir, args.keep, args.max_children,
                                              profile=args.hypothesis_profile, rerun=args.rerun,
-                                             only=args.only, score_only=args.score_only)
+                                             only=args.only, score_only=args.score_only,
+                                             survivors_only=args.survivors_only)
         survivors = _not_killed(verdicts, equivalent)
         summary["groups"][name] = {
             "seconds": round(elapsed), "scratch": str(scratch) if args.keep or args.rerun else None,

@@ -7,6 +7,7 @@ built from ``json.JSONDecodeError`` here, an oracle independent of the kit.
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -58,5 +59,6 @@ def test_any_other_decoder_failure_is_a_syntax_refusal_not_a_traceback(monkeypat
     def failing(*args: object, **kwargs: object) -> object:
         raise error
 
-    monkeypatch.setattr(strictjson.json, "loads", failing)
+    # the module's own name for json, not the json module (the check table is read with json.loads too)
+    monkeypatch.setattr(strictjson, "json", SimpleNamespace(loads=failing, JSONDecodeError=json.JSONDecodeError))
     assert refused("[1]") == Refusal(f"not valid JSON: {error}", "json.syntax")

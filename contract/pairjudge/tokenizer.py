@@ -124,16 +124,6 @@ def _special_token(files: _Files, role: str) -> str | None:
     return None
 
 
-def _id_from_added_decoder(files: _Files, token: str) -> int | None:
-    decoder = files.field(CONFIG_FILE, "added_tokens_decoder")
-    if not isinstance(decoder, dict):
-        return None
-    for key, entry in decoder.items():
-        if isinstance(entry, dict) and entry.get("content") == token and key.isascii() and key.isdigit():
-            return int(key)
-    return None
-
-
 def _id_from_vocab(files: _Files, token: str) -> int | None:
     model = files.field(TOKENIZER_FILE, "model")
     vocab = model.get("vocab") if isinstance(model, dict) else None
@@ -147,23 +137,33 @@ def _id_from_vocab(files: _Files, token: str) -> int | None:
 
 
 def _id_from_added_tokens(files: _Files, token: str) -> int | None:
-    """The id the tokenizers library gives an added token that is not in the model's vocabulary:
-    the ``id`` written in the file is not used; such tokens are numbered from the vocabulary's size
-    in file order (observed: deleting ``[PAD]`` from ``model.vocab`` changes its id)."""
+    """The id a token outside the model's vocabulary gets: such tokens are appended after the
+    vocabulary, first ``tokenizer.json``'s ``added_tokens`` in file order (the ``id`` written there is
+    not used: observed, deleting ``[PAD]`` from ``model.vocab`` changes its id), then the entries of
+    ``tokenizer_config.json``'s ``added_tokens_decoder`` not met yet, in ascending key order (the key is
+    not the id either: observed with transformers 5.24.0, ``{"100": A, "5": B}`` after 8 ids gives B 8
+    and A 9)."""
     added = files.field(TOKENIZER_FILE, "added_tokens")
     model = files.field(TOKENIZER_FILE, "model")
     vocab = model.get("vocab") if isinstance(model, dict) else None
-    if not isinstance(added, list) or not isinstance(vocab, dict | list):
+    if not isinstance(vocab, dict | list):
         return None
     known = set(vocab) if isinstance(vocab, dict) else {e[0] for e in vocab if isinstance(e, list) and e}
-    next_id = len(vocab)
-    for entry in added:
-        content = entry.get("content") if isinstance(entry, dict) else None
-        if content in known:
-            continue
-        if content == token:
-            return next_id
-        next_id += 1
+    appended = [entry.get("content") for entry in (added if isinstance(added, list) else [])
+                if isinstance(entry, dict)]
+    appended = [content for content in appended if content not in known]
+    decoder = files.field(CONFIG_FILE, "added_tokens_decoder")
+    if isinstance(decoder, dict):
+        numbered = sorted(((int(key), entry["content"]) for key, entry in decoder.items()
+                           if key.isascii() and key.isdigit() and isinstance(entry, dict)
+                           and isinstance(entry.get("content"), str)), key=lambda pair: pair[0])
+        met = known | {content for content in appended if isinstance(content, str)}
+        for _, content in numbered:
+            if content not in met:
+                met.add(content)
+                appended.append(content)
+    if token in appended:
+        return len(vocab) + appended.index(token)
     return None
 
 
@@ -177,7 +177,7 @@ def _is_id(value: Any) -> bool:
 
 
 def _token_id(files: _Files, token: str) -> int | None:
-    for source in (_id_from_vocab, _id_from_added_tokens, _id_from_added_decoder):
+    for source in (_id_from_vocab, _id_from_added_tokens):
         found = source(files, token)
         if found is not None:
             return found

@@ -1,6 +1,7 @@
 """Token ids of special tokens that are not in the model's vocabulary: the tokenizers library numbers
 ``added_tokens`` it does not find in the vocabulary from the vocabulary's size on, in file order
-(the ``id`` written in the file is not used).
+(the ``id`` written in the file is not used); then tokens only ``tokenizer_config.json``'s
+``added_tokens_decoder`` names, in ascending key order (the key is not used as the id either).
 
 Each expected id was observed live on 2026-11-30: ``AutoTokenizer.from_pretrained`` of transformers
 5.24.0 (tokenizers 0.23.3, the reference's environment) on exactly these two files, edited as the
@@ -42,6 +43,18 @@ def _unigram(document: dict[str, Any], config: dict[str, Any]) -> None:
                          "vocab": [["[UNK]", 0.0], ["q", -1.0], ["a", -1.0], ["[EOS]", 0.0]]}
 
 
+def _decoder_only(**keys: str) -> Edit:
+    """The pad token becomes [PAD2], a token only ``tokenizer_config.json``'s ``added_tokens_decoder``
+    names (under the given keys, with any other token there too)."""
+    def edit(document: dict[str, Any], config: dict[str, Any]) -> None:
+        config["pad_token"] = "[PAD2]"
+        config["added_tokens_decoder"] = {
+            key: {"content": content, "special": True, "lstrip": False, "rstrip": False, "normalized": False,
+                  "single_word": False} for content, key in keys.items()}
+
+    return edit
+
+
 @pytest.mark.parametrize(
     ("edit", "ids"),
     [
@@ -53,8 +66,14 @@ def _unigram(document: dict[str, Any], config: dict[str, Any]) -> None:
         (_new_token_first, {"pad_token_id": 8, "eos_token_id": 2, "unk_token_id": 0}),
         # a Unigram vocabulary (a list of [piece, score]): ids are positions; [PAD] comes after it
         (_unigram, {"pad_token_id": 4, "eos_token_id": 3, "unk_token_id": 0}),
+        # a token only added_tokens_decoder names is appended after the 8 ids: its key is not its id
+        (_decoder_only(**{"[PAD2]": "5"}), {"pad_token_id": 8, "eos_token_id": 2, "unk_token_id": 0}),
+        # several are appended in ascending key order (numeric: "5" before "100"), whatever the file order
+        (_decoder_only(**{"[PAD2]": "100", "[X1]": "5"}), {"pad_token_id": 9, "eos_token_id": 2, "unk_token_id": 0}),
+        (_decoder_only(**{"[X1]": "5", "[PAD2]": "3"}), {"pad_token_id": 8, "eos_token_id": 2, "unk_token_id": 0}),
     ],
-    ids=["no-pad-in-vocab", "no-pad-no-eos", "new-token-first", "unigram"],
+    ids=["no-pad-in-vocab", "no-pad-no-eos", "new-token-first", "unigram", "decoder-only", "decoder-key-order",
+         "decoder-file-order"],
 )
 def test_pairjudge_added_token_ids_as_observed(tmp_path: Path, edit: Edit, ids: dict[str, int]) -> None:
     source = BUNDLES / "full-run" / "merged"

@@ -124,6 +124,17 @@ def test_a_pawn_behind_its_start_rank_is_not_out_of_reach(fen: str, defender: bo
     assert capture_count(position, defender, QUEEN) == capture_count_reference(position, defender, QUEEN) == 1
 
 
+def _count_plain_searches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Calls of the plain sequence search (``_generic``) from now on, one entry each: these tests
+    exist to reach it, so they check that they did."""
+    from contract.features import capture
+
+    searched: list[int] = []
+    generic = capture._generic
+    monkeypatch.setattr(capture, "_generic", lambda *args: searched.append(1) or generic(*args))
+    return searched
+
+
 @pytest.mark.parametrize("fen", [
     "4k3/8/8/3qP3/8/8/8/4K3 w - d6",       # exd6 e.p. takes the queen standing where the pawn would be
     "4k3/8/8/3qP3/8/8/8/R3K2R w KQ d6",    # the same with both castlings on the way
@@ -135,11 +146,7 @@ def test_an_en_passant_capture_that_removes_a_target_is_searched_as_the_referenc
         fen: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Boards the parser accepts with a king or queen behind the e.p. square: only the plain sequence
     search (``_generic``) handles a first move that removes a target; no probe reaches it."""
-    from contract.features import capture
-
-    searched = []
-    generic = capture._generic
-    monkeypatch.setattr(capture, "_generic", lambda *args: searched.append(1) or generic(*args))
+    searched = _count_plain_searches(monkeypatch)
     for fast, reference in _all_four(parse_fen(fen)):
         assert fast == reference
     assert searched
@@ -172,11 +179,7 @@ def _en_passant_boards(seed: int, count: int) -> list[str]:
 
 def test_en_passant_first_moves_that_remove_a_target_among_others_agree_with_the_reference(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from contract.features import capture
-
-    searched = []
-    generic = capture._generic
-    monkeypatch.setattr(capture, "_generic", lambda *args: searched.append(1) or generic(*args))
+    searched = _count_plain_searches(monkeypatch)
     for fen in _en_passant_boards(seed=16, count=120):
         for fast, reference in _all_four(parse_fen(fen)):
             assert fast == reference, fen

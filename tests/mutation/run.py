@@ -212,7 +212,8 @@ def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *, pro
     changed (their earlier verdicts dropped), keeps every other verdict, and collects which new tests
     call what. Then the mutants not killed so far (equivalents aside) are run again: a test added since
     the first run can kill them, and a killed mutant stays killed when tests are only added. ``only``
-    (mutmut name patterns) restricts the mutants run; ``score_only`` runs nothing.
+    (mutmut name patterns) restricts the mutants run, ``survivors_only`` leaves out those never run;
+    ``score_only`` runs nothing.
     """
     only = only or []
     scratch = rerun if rerun is not None else Path(tempfile.mkdtemp(prefix=f"mutation-{group.name}-", dir=workdir))

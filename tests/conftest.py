@@ -36,6 +36,17 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.append(str(REPO))
 
+from testids import plain_id  # noqa: E402  (tests/ is on the path, as for budget)
+
+
+def pytest_make_parametrize_id(config: pytest.Config, val: object, argname: str) -> str | None:
+    """A text or bytes parameter that pytest would escape gets a plain id instead (tests/testids.py)."""
+    if isinstance(val, (str, bytes)):
+        plain = plain_id(val)
+        shown = val if isinstance(val, str) else val.decode("ascii", "replace")
+        return plain if plain != shown else None
+    return None
+
 
 @pytest.fixture(autouse=True)
 def _fresh_loaders_under_mutation() -> Iterator[None]:

@@ -10,6 +10,7 @@ import pytest
 from budget import share
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from testids import plain_id
 
 from contract.model.compatibility import Outcome, evaluate, parse_constraint
 from contract.model.manifest_schema import manifest_versions
@@ -18,7 +19,7 @@ VERDICTS = Path(__file__).resolve().parents[2] / "golden" / "recorded" / "engine
 CASES = json.loads(VERDICTS.read_text(encoding="utf-8"))["cases"]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"{c['constraint']!r}@{c['engineVersion']!r}" for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[f"'{plain_id(c['constraint'])}'@'{plain_id(c['engineVersion'])}'" for c in CASES])
 def test_every_recorded_case_gets_the_engines_outcome(case: dict[str, str]) -> None:
     assert evaluate(case["constraint"], case["engineVersion"]).outcome == case["engine"]
 

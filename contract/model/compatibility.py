@@ -105,18 +105,11 @@ def parse_constraint(text: str) -> list[tuple[str, Version]]:
     except LarkError:
         raise _Unparsable from None
     comparators: list[tuple[str, Version]] = []
-    for node in tree.children:
-        if not isinstance(node, Tree):
-            continue
-        op = "="
-        version_node: Tree[Token] | None = None
-        for child in node.children:
-            if isinstance(child, Token) and child.type == "OP":
-                op = str(child)
-            elif isinstance(child, Tree):
-                version_node = child
-        assert version_node is not None  # the grammar requires a version in every comparator
-        parts = [_component(str(tok)) for tok in version_node.children]
+    # the grammar makes every child of the start rule a comparator: an optional OP and one version
+    for node in [child for child in tree.children if isinstance(child, Tree)]:
+        op = next((str(child) for child in node.children if isinstance(child, Token) and child.type == "OP"), "=")
+        version = next(child for child in node.children if isinstance(child, Tree))
+        parts = [_component(str(tok)) for tok in version.children]
         if parts[0] is None or parts[1] is None or parts[2] is None:
             raise _Unparsable
         comparators.append((op, (parts[0], parts[1], parts[2])))
@@ -133,13 +126,13 @@ class Question:
     comparators: list[tuple[str, Version]] | None = None
 
 
-def _host(text: str) -> Version | str:
-    """The host version, or the code of the check it fails."""
+def _host(text: str) -> Version | None:
+    """The host version; None if it is not MAJOR.MINOR.PATCH of ASCII digits within 0..2147483647."""
     if _HOST_VERSION.fullmatch(text) is None:
-        return "engineCompatibility.engineVersion.syntax"
+        return None
     parts = [_component(p) for p in text.split(".")]
     if parts[0] is None or parts[1] is None or parts[2] is None:
-        return "engineCompatibility.engineVersion.range"
+        return None
     return (parts[0], parts[1], parts[2])
 
 
@@ -149,7 +142,7 @@ def _host_syntax(q: Question) -> Fields | None:
 
 def _host_range(q: Question) -> Fields | None:
     host = _host(q.engine_version)
-    if isinstance(host, str):
+    if host is None:  # the syntax check came first: what fails here is the range
         return {"version": q.engine_version}
     q.host = host
     return PASS

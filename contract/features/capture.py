@@ -194,37 +194,26 @@ def capture_count_reference(position: Position, defender: bool, target_type: int
 
 # ---------------------------------------------------------------------------------------------
 # Plain sequence search (no geometry): marks the rolls of every winning sequence from a node.
-# Used where the geometric levels do not apply.
+# Used where the geometric levels do not apply: after a first move that removed a target (en passant
+# onto a king or queen standing behind the square), with one or two dice left.
 # ---------------------------------------------------------------------------------------------
 def _generic(own: list[int], opp: list[int], colour: bool, castling: int, ep: int, targets: int,  # noqa: PLR0917
              dice_left: int, prefix: int, covered: int) -> int:
-    if dice_left <= 0:
-        return covered
+    """``dice_left`` is 1 or 2: castling would spend both (K and R) and captures nothing, so it is not
+    searched, and a second move is followed only by one last die."""
     for ptype in PIECE_TYPES:
         if not own[ptype]:
             continue
         key = prefix + DIE[ptype]
         if not ROLL_MASK.get(key, 0) & ~covered:
-            # Every roll that could pay a move of this type here is already a success; castling needs
-            # the K die too, so it is dominated as well.
+            # Every roll that could pay a move of this type here is already a success.
             continue
         for move in generate_piece_moves(own, opp, colour, ptype, castling, ep):
             if targets >> (move & 63) & 1:
                 covered |= ROLL_MASK[key]
-                continue
-            flag = move >> 12
-            if flag in (CASTLE_KS, CASTLE_QS):
-                if dice_left < 2:
-                    continue
-                move_key = prefix + DIE[KING] + DIE[ROOK]
-                cost = 2
-            else:
-                move_key = key
-                cost = 1
-            if dice_left - cost <= 0 or not ROLL_MASK.get(move_key, 0) & ~covered:
-                continue
-            own2, opp2, castling2, ep2, _ = make_move(own, opp, colour, castling, ep, move)
-            covered = _generic(own2, opp2, colour, castling2, ep2, targets, dice_left - cost, move_key, covered)
+            elif dice_left == 2 and move >> 12 not in (CASTLE_KS, CASTLE_QS):
+                own2, opp2, castling2, ep2, _ = make_move(own, opp, colour, castling, ep, move)
+                covered = _generic(own2, opp2, colour, castling2, ep2, targets, 1, key, covered)
     return covered
 
 

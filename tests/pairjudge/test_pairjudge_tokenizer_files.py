@@ -1,0 +1,65 @@
+"""The tokenizer's JSON files that cannot be used, refused in full (``tokenizer.files``; the texts are
+schema/pairjudge-check-table.json's ``detail.file.*`` and ``detail.tokenizer.tooLarge``), and a repeated
+key in one of them carried as a warning."""
+
+from __future__ import annotations
+
+import errno
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pairjudge_support import apply_ops, copy_bundle
+
+from contract.pairjudge import tokenizer as tokenizer_module
+from contract.pairjudge import verify_bundle
+
+
+def _verify(tmp_path: Path, ops: list[dict[str, Any]]) -> Any:
+    bundle = copy_bundle("full-run/merged", tmp_path)
+    apply_ops(bundle, [*ops, {"op": "rehash"}])
+    return verify_bundle(bundle)
+
+
+@pytest.mark.parametrize(("name", "text", "problem"), [
+    ("tokenizer_config.json", "[1]", "tokenizer_config.json is not a JSON object"),
+    ("tokenizer.json", "[1]", "tokenizer.json is not a JSON object"),
+    ("tokenizer_config.json", "{",
+     "tokenizer_config.json is not valid JSON: Expecting property name enclosed in double quotes at line 1 column 2"),
+])
+def test_a_tokenizer_file_that_is_not_a_json_object(tmp_path: Path, name: str, text: str, problem: str) -> None:
+    verdict = _verify(tmp_path, [{"op": "write_text", "file": name, "text": text}])
+    assert (verdict.code, verdict.message) == ("tokenizer.files", problem)
+
+
+def test_a_tokenizer_file_over_the_size_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokenizer_module, "MAX_TOKENIZER_BYTES", 10)
+    verdict = _verify(tmp_path, [])
+    assert (verdict.code, verdict.message) == ("tokenizer.files", "tokenizer.json is larger than 10 bytes")
+
+
+def test_a_tokenizer_file_that_cannot_be_read_names_the_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bundle = copy_bundle("full-run/merged", tmp_path)
+    read_bytes = Path.read_bytes
+
+    def failing(path: Path) -> bytes:
+        if path.name == "tokenizer.json":
+            raise OSError(errno.EIO, "Input/output error")
+        return read_bytes(path)
+
+    monkeypatch.setattr(Path, "read_bytes", failing)
+    verdict = verify_bundle(bundle)
+    assert (verdict.code, verdict.message) == ("tokenizer.files", "tokenizer.json cannot be read (Input/output error)")
+
+
+def test_a_repeated_key_in_a_tokenizer_file_is_a_warning_the_verdict_carries(tmp_path: Path) -> None:
+    bundle = copy_bundle("full-run/merged", tmp_path)
+    config = json.loads((bundle / "tokenizer_config.json").read_text(encoding="utf-8"))
+    key = next(iter(config))
+    text = json.dumps({key: "first"})[:-1] + ", " + json.dumps(config)[1:]  # the key twice, the recorded value last
+    apply_ops(bundle, [{"op": "write_text", "file": "tokenizer_config.json", "text": text}, {"op": "rehash"}])
+    verdict = verify_bundle(bundle)
+    assert verdict.ok, verdict
+    assert (f"tokenizer_config.json repeats the key {key!r}; the reference keeps the last value, other readers may "
+            "keep the first") in verdict.warnings

@@ -139,6 +139,32 @@ def test_a_write_that_fails_keeps_its_errno_and_names_the_file(tmp_path: Path, m
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_failure_that_names_its_file_is_raised_as_it_is(tmp_path: Path) -> None:
+    """The directory does not exist: the open of the temporary sibling fails and names it; write_atomic
+    passes that error on rather than a copy naming the destination."""
+    target = tmp_path / "missing" / "out.json"
+    with pytest.raises(FileNotFoundError) as caught:
+        write_atomic(target, "{}")
+    named = Path(caught.value.filename)
+    assert named.parent == target.parent and re.fullmatch(r"\.out\.json\.tmp-[0-9a-f]{12}", named.name)
+
+
+def test_a_rename_that_fails_is_raised_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    """The destination is a directory with something in it: the rename fails, publish raises, the staged
+    file is removed and the directory is as it was."""
+    target = tmp_path / "out.json"
+    target.mkdir()
+    (target / "kept").write_text("x", encoding="utf-8")
+    staged = StagedFile(target)
+    with staged as handle:
+        handle.write(b"{}")
+    with pytest.raises(OSError) as caught:
+        staged.publish()
+    assert caught.value.errno in (errno.EISDIR, errno.ENOTEMPTY, errno.EEXIST)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]
+    assert [p.name for p in target.iterdir()] == ["kept"]
+
+
 def test_another_failure_to_open_a_directory_is_raised(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "open", lambda *args, **kwargs: (_ for _ in ()).throw(OSError(errno.EMFILE, "Too many "
                                                                                           "open files")))

@@ -348,3 +348,34 @@ def test_without_o_nonblock_a_fifo_is_refused_before_the_open(tmp_path: Path, mo
     assert isinstance(error, OSError)
     assert (error.errno, error.strerror, error.filename) == (errno.EINVAL, "not a regular file", str(fifo))
 
+
+
+def _package_dir(directory: Path, graphs: dict[str, Path], manifests: Path, padded_to: int | None = None) -> Path:
+    directory.mkdir()
+    shutil.copy(graphs["value"], directory / "model.onnx")
+    text = (manifests / "synthetic_kcp13_value_manifest.json").read_bytes()
+    (directory / "manifest.json").write_bytes(text if padded_to is None else text + b" " * (padded_to - len(text)))
+    return directory
+
+
+def test_a_loaded_package_keeps_the_paths_as_the_caller_wrote_them(tmp_path: Path, graphs: dict[str, Path],
+                                                                    manifests: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _package_dir(tmp_path / "pkg", graphs, manifests)
+    monkeypatch.chdir(tmp_path)
+    package = ModelPackage.load("./pkg", "0.12.0")
+    assert isinstance(package, ModelPackage)
+    assert (package.model_text, package.manifest_text) == ("./pkg/model.onnx", "./pkg/manifest.json")
+
+
+def test_a_manifest_of_exactly_the_size_limit_is_read(tmp_path: Path, graphs: dict[str, Path], manifests: Path) -> None:
+    directory = _package_dir(tmp_path / "pkg", graphs, manifests, padded_to=1024 * 1024)
+    assert (directory / "manifest.json").stat().st_size == 1024 * 1024
+    assert isinstance(ModelPackage.load(directory, "0.12.0"), ModelPackage)
+
+
+def test_load_checks_the_role_the_caller_expects(tmp_path: Path, graphs: dict[str, Path], manifests: Path) -> None:
+    directory = _package_dir(tmp_path / "pkg", graphs, manifests)
+    assert ModelPackage.load(directory, "0.12.0", "chance-collapse") == Refusal(
+        f"{directory / 'manifest.json'}: modelRole 'position-value' cannot serve as 'chance-collapse'",
+        "manifest.modelRole.cannotServe", "/modelRole")
+    assert isinstance(ModelPackage.load(directory, "0.12.0", "position-value"), ModelPackage)

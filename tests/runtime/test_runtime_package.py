@@ -379,3 +379,14 @@ def test_load_checks_the_role_the_caller_expects(tmp_path: Path, graphs: dict[st
         f"{directory / 'manifest.json'}: modelRole 'position-value' cannot serve as 'chance-collapse'",
         "manifest.modelRole.cannotServe", "/modelRole")
     assert isinstance(ModelPackage.load(directory, "0.12.0", "position-value"), ModelPackage)
+
+
+def test_a_trailing_slash_is_dropped_from_a_short_path_and_the_root_gets_one_slash(
+        tmp_path: Path, manifests: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The JVM's Path.toString drops a trailing slash from any path longer than "/" itself, and resolving
+    a name against "/" gives "/name"."""
+    (tmp_path / "d").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert ModelPackage.load_files("d/", manifests / "synthetic_kcp13_value_manifest.json", "0.12.0") == Refusal(
+        "d: model file not readable", "package.model.unreadable")
+    assert ModelPackage.load("/", "0.12.0") == Refusal("/model.onnx: model file not readable", "package.model.unreadable")

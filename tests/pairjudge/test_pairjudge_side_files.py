@@ -46,18 +46,23 @@ def test_config_json_over_the_size_bound(tmp_path: Path, monkeypatch: pytest.Mon
     assert (verdict.code, verdict.message) == ("config.file", CONFIG + "config.json is larger than 10 bytes")
 
 
-def test_config_json_that_cannot_be_read_names_the_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("name", "code", "message"), [
+    ("config.json", "config.file", CONFIG + "config.json cannot be read (Input/output error)"),
+    ("tokenizer.json", "tokenizer.files", "tokenizer.json cannot be read (Input/output error)"),
+])
+def test_a_side_file_that_cannot_be_read_names_the_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          name: str, code: str, message: str) -> None:
     copied = copy_bundle("full-run/merged", tmp_path)
     read_bytes = Path.read_bytes
 
     def failing(path: Path) -> bytes:
-        if path.name == "config.json":
+        if path.name == name:
             raise OSError(errno.EIO, "Input/output error")
         return read_bytes(path)
 
     monkeypatch.setattr(Path, "read_bytes", failing)
     verdict = verify_bundle(copied)
-    assert (verdict.code, verdict.message) == ("config.file", CONFIG + "config.json cannot be read (Input/output error)")
+    assert (verdict.code, verdict.message) == (code, message)
 
 
 def test_a_repeated_key_in_config_json_is_a_warning_the_verdict_carries(tmp_path: Path) -> None:

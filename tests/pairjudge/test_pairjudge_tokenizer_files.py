@@ -1,10 +1,9 @@
 """The tokenizer's JSON files that cannot be used, refused in full (``tokenizer.files``; the texts are
 schema/pairjudge-check-table.json's ``detail.file.*`` and ``detail.tokenizer.tooLarge``), and a repeated
-key in one of them carried as a warning."""
+key in one of them carried as a warning. An unreadable one: test_pairjudge_side_files.py."""
 
 from __future__ import annotations
 
-import errno
 import json
 from pathlib import Path
 from typing import Any
@@ -37,20 +36,6 @@ def test_a_tokenizer_file_over_the_size_bound(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setattr(tokenizer_module, "MAX_TOKENIZER_BYTES", 10)
     verdict = _verify(tmp_path, [])
     assert (verdict.code, verdict.message) == ("tokenizer.files", "tokenizer.json is larger than 10 bytes")
-
-
-def test_a_tokenizer_file_that_cannot_be_read_names_the_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    bundle = copy_bundle("full-run/merged", tmp_path)
-    read_bytes = Path.read_bytes
-
-    def failing(path: Path) -> bytes:
-        if path.name == "tokenizer.json":
-            raise OSError(errno.EIO, "Input/output error")
-        return read_bytes(path)
-
-    monkeypatch.setattr(Path, "read_bytes", failing)
-    verdict = verify_bundle(bundle)
-    assert (verdict.code, verdict.message) == ("tokenizer.files", "tokenizer.json cannot be read (Input/output error)")
 
 
 def test_a_repeated_key_in_a_tokenizer_file_is_a_warning_the_verdict_carries(tmp_path: Path) -> None:

@@ -100,6 +100,15 @@ NOT_SELF_CONTAINED = ("the ONNX graph is not self-contained: tensor 'W' keeps it
 # --- 1. external data --------------------------------------------------------------------------------
 
 
+def test_a_scorer_is_refused_for_a_package_whose_graph_the_session_cannot_take(tmp_path: Path) -> None:
+    """In process (the test below also runs the CLI): the package loads, its digest holds, and
+    ``Scorer.from_package`` gives the session's refusal rather than a scorer."""
+    pkg = write_package(tmp_path / "pkg", graph(_external("weights.bin")))
+    loaded = ModelPackage.load(pkg, ENGINE)
+    assert isinstance(loaded, ModelPackage) and loaded.ok is True
+    assert Scorer.from_package(loaded) == Refusal(NOT_SELF_CONTAINED, "tensor.graph.external")
+
+
 @pytest.mark.slow
 def test_a_package_whose_weights_live_beside_the_graph_is_not_served(tmp_path: Path) -> None:
     pkg = write_package(tmp_path / "pkg", graph(_external("weights.bin")))

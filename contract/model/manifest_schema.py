@@ -159,11 +159,6 @@ def known_roles() -> tuple[str, ...]:
     return manifest_fields().choices("roles")
 
 
-@cache
-def known_perspectives() -> tuple[str, ...]:
-    return manifest_fields().choices("perspectives")
-
-
 def default_of(name: str) -> Any:
     """The value every reader gives ``name`` when the declared version leaves it out."""
     return manifest_fields().field(name).default

@@ -2,9 +2,9 @@
 
 For each group of ``tests/mutation/modules.toml`` it lays a scratch copy of the checkout, writes the
 group's mutmut configuration there (the modules to mutate, the group's own test directory), runs
-``mutmut run`` and reads the verdict of every mutant from mutmut's ``.meta`` files. The mutants are
-split, by a seeded hash of their names, into a *tuning* sample (what tests were written against) and a
-*review* sample kept aside; both are scored. Equivalent mutants (``tests/mutation/equivalent.toml``,
+``mutmut run`` and reads the verdict of every mutant from mutmut's ``.meta`` files. mutmut's mutants are
+the *tuning* set: tests are written against their survivors. The *review* sample, which no test was
+written against, comes from another generator (``tests/mutation/review.py``). Equivalent mutants (``tests/mutation/equivalent.toml``,
 each with its reason) are left out of the scores. The summary is printed and written as JSON
 (``--report``). Nothing in the checkout is modified; the scratch copy is removed unless ``--keep``.
 
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-import hashlib
 import json
 import os
 import shutil
@@ -43,7 +42,6 @@ KILLED: Final = frozenset({"killed", "timeout", "caught by type check", "segfaul
 # reasons, in equivalent.toml). A mutant no test of the group calls ("no tests") counts as not killed.
 EXCLUDED: Final = frozenset({"equivalent", "import-time", "skipped", "not checked"})
 NOT_RUN: Final = "not checked"  # mutmut's word for a mutant it has not run yet (a run stopped early)
-REVIEW_SHARE: Final = 3  # one mutant in three, by hash, is kept for review
 
 
 @dataclass(frozen=True)
@@ -53,11 +51,13 @@ class Group:
     exclude_tests: list[str]
     modules: list[str]
     deselect: list[str] = field(default_factory=list)
+    timeout_multiplier: float | None = None  # mutmut's default is 15: a mutant gets 30x its tests' time
 
 
 def load_groups(path: Path = HERE / "modules.toml") -> dict[str, Group]:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    return {name: Group(name, g["tests"], g.get("exclude_tests", []), g["modules"], g.get("deselect", []))
+    return {name: Group(name, g["tests"], g.get("exclude_tests", []), g["modules"], g.get("deselect", []),
+                        g.get("timeout_multiplier"))
             for name, g in data["groups"].items()}
 
 
@@ -76,11 +76,6 @@ def listed_kind(mutant: str, equivalent: dict[str, str]) -> str | None:
     return next((kind for pattern, kind in equivalent.items() if fnmatch.fnmatchcase(mutant, pattern)), None)
 
 
-def sample_of(mutant: str, seed: str) -> str:
-    digest = hashlib.sha256(f"{seed}:{mutant}".encode()).digest()
-    return "review" if digest[0] % REVIEW_SHARE == 0 else "tuning"
-
-
 def _setup_cfg(group: Group) -> str:
     lines = ["[mutmut]", "source_paths = contract", "only_mutate ="]
     lines += [f"    {module}" for module in group.modules]
@@ -89,6 +84,8 @@ def _setup_cfg(group: Group) -> str:
     lines += [f"    --ignore={t}" for t in group.exclude_tests]
     lines += [f"    --deselect={t}" for t in group.deselect]
     lines += ["also_copy ="] + [f"    {name}" for name in COPIED if name not in ("contract", "tests")]
+    if group.timeout_multiplier is not None:
+        lines += [f"timeout_multiplier = {group.timeout_multiplier}"]
     lines += ["use_git_change_detection = false", ""]
     return "\n".join(lines)
 
@@ -114,24 +111,17 @@ def module_of(mutant: str) -> str:
     return mutant.rsplit(".", 1)[0]
 
 
-def score(verdicts: dict[str, str], equivalent: dict[str, str], seed: str) -> dict[str, Any]:
-    by_module: dict[str, dict[str, Counter[str]]] = {}
+def score(verdicts: dict[str, str], equivalent: dict[str, str]) -> dict[str, Any]:
+    by_module: dict[str, Counter[str]] = {}
     for mutant, verdict in verdicts.items():
-        sample = sample_of(mutant, seed)
-        status = listed_kind(mutant, equivalent) or verdict
-        counts = by_module.setdefault(module_of(mutant), {"tuning": Counter(), "review": Counter()})
-        counts[sample][status] += 1
+        by_module.setdefault(module_of(mutant), Counter())[listed_kind(mutant, equivalent) or verdict] += 1
     out: dict[str, Any] = {}
-    for module, samples in sorted(by_module.items()):
-        row: dict[str, Any] = {}
-        for sample, counts in samples.items():
-            considered = sum(n for status, n in counts.items() if status not in EXCLUDED)
-            killed = sum(counts[status] for status in KILLED)
-            row[sample] = {"mutants": sum(counts.values()), "killed": killed, "considered": considered,
-                           "not_run": counts[NOT_RUN],
-                           "score": round(100 * killed / considered, 1) if considered else None,
-                           "counts": dict(counts)}
-        out[module] = row
+    for module, counts in sorted(by_module.items()):
+        considered = sum(n for status, n in counts.items() if status not in EXCLUDED)
+        killed = sum(counts[status] for status in KILLED)
+        out[module] = {"mutants": sum(counts.values()), "killed": killed, "considered": considered,
+                       "not_run": counts[NOT_RUN], "score": round(100 * killed / considered, 1) if considered else None,
+                       "counts": dict(counts)}
     return out
 
 
@@ -205,15 +195,17 @@ def _matching(name: str, only: list[str]) -> bool:
 
 def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *, profile: str = "mutation",
               rerun: Path | None = None, only: list[str] | None = None,
-              score_only: bool = False, survivors_only: bool = False) -> tuple[dict[str, str], float, Path]:
+              score_only: bool = False, survivors_only: bool = False,
+              unrun_only: bool = False) -> tuple[dict[str, str], float, Path]:
     """One mutmut run of ``group``; with ``rerun``, continue the kept scratch copy of an earlier run.
 
     A rerun copies the checkout over the scratch copy: mutmut re-mutates the functions whose source
     changed (their earlier verdicts dropped), keeps every other verdict, and collects which new tests
     call what. Then the mutants not killed so far (equivalents aside) are run again: a test added since
     the first run can kill them, and a killed mutant stays killed when tests are only added. ``only``
-    (mutmut name patterns) restricts the mutants run, ``survivors_only`` leaves out those never run;
-    ``score_only`` runs nothing.
+    (mutmut name patterns) restricts the mutants run, ``survivors_only`` leaves out those never run,
+    ``unrun_only`` those that ran (a survivor costs every test that calls it: rerun survivors once new
+    tests exist); ``score_only`` runs nothing.
     """
     only = only or []
     scratch = rerun if rerun is not None else Path(tempfile.mkdtemp(prefix=f"mutation-{group.name}-", dir=workdir))
@@ -234,7 +226,8 @@ def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *, pro
             code = _mutmut(scratch, max_children, profile, killed[:1] or only)
             verdicts = _verdicts(scratch)
             pending = [m for m in _not_killed(verdicts, load_equivalent()) if _matching(m, only)
-                       and not (survivors_only and verdicts[m] == NOT_RUN)]
+                       and not (survivors_only and verdicts[m] == NOT_RUN)
+                       and not (unrun_only and verdicts[m] != NOT_RUN)]
             if code == 0 and pending:
                 code = _mutmut(scratch, max_children, profile, pending)
     elapsed = time.monotonic() - started
@@ -249,7 +242,6 @@ def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *, pro
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.mutation.run", description=__doc__.splitlines()[0])
     parser.add_argument("groups", nargs="*", help="groups of tests/mutation/modules.toml (default: all)")
-    parser.add_argument("--seed", default="issue-16", help="seed of the tuning/review split")
     parser.add_argument("--report", type=Path, help="write the summary here as JSON")
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()))
     parser.add_argument("--keep", action="store_true", help="keep the scratch copies (mutmut show works there)")
@@ -261,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--score-only", action="store_true", help="with --rerun: score the kept run, run nothing")
     parser.add_argument("--survivors-only", action="store_true",
                         help="with --rerun: run again only mutants that ran and were not killed (not those not run yet)")
+    parser.add_argument("--unrun-only", action="store_true",
+                        help="with --rerun: run only mutants not run yet (leave known survivors for later)")
     parser.add_argument("--hypothesis-profile", default="mutation", choices=("mutation", "quick", "default", "thorough"),
                         help="DICECHESS_HYPOTHESIS_PROFILE of the mutant runs (default: mutation)")
     args = parser.parse_args(argv)
@@ -276,18 +270,18 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown group(s): {', '.join(unknown)}; known: {', '.join(groups)}")
     equivalent = load_equivalent()
-    summary: dict[str, Any] = {"seed": args.seed, "hypothesis_profile": args.hypothesis_profile, "groups": {}}
+    summary: dict[str, Any] = {"hypothesis_profile": args.hypothesis_profile, "groups": {}}
     for name in chosen:
         verdicts, elapsed, scratch = run_group(groups[name], args.workdir, args.keep, args.max_children,
                                              profile=args.hypothesis_profile, rerun=args.rerun,
                                              only=args.only, score_only=args.score_only,
-                                             survivors_only=args.survivors_only)
+                                             survivors_only=args.survivors_only, unrun_only=args.unrun_only)
         survivors = _not_killed(verdicts, equivalent)
         summary["groups"][name] = {
             "seconds": round(elapsed), "scratch": str(scratch) if args.keep or args.rerun else None,
             "rerun": args.rerun is not None, "only": args.only,
-            "modules": score(verdicts, equivalent, args.seed),
-            "survivors": {m: {"status": verdicts[m], "sample": sample_of(m, args.seed)} for m in survivors},
+            "modules": score(verdicts, equivalent),
+            "survivors": {m: verdicts[m] for m in survivors},
             "stale_listings": stale_listings(groups[name], verdicts, equivalent),
         }
         print(json.dumps({name: summary["groups"][name]["modules"]}, indent=2))

@@ -235,3 +235,49 @@ def test_captures_that_need_castling_first_agree_with_the_reference() -> None:
     for fen in fens:
         for fast, reference in _all_four(parse_fen(fen)):
             assert fast == reference, fen
+
+
+def _pawn_boards(seed: int, count: int) -> list[str]:
+    """Boards the probes rarely give: two to five pawns, mostly on or behind their start ranks (double
+    pushes, the out-of-reach shortcut's start-rank rule), a king or queen of each side, up to three other
+    pieces, and often an en-passant square for the side to move."""
+    import chess
+
+    rnd = random.Random(seed)
+    fens = []
+    for _ in range(count):
+        board = chess.Board(None)
+        white = rnd.random() < 0.5
+        for _ in range(rnd.randint(2, 5)):
+            colour = rnd.random() < 0.5
+            rank = rnd.choice([1, 0] if colour else [6, 7]) if rnd.random() < 0.8 else rnd.randint(1, 6)
+            square = chess.square(rnd.randint(0, 7), rank)
+            if board.piece_at(square) is None:
+                board.set_piece_at(square, chess.Piece(chess.PAWN, colour))
+        free = [s for s in chess.SQUARES if board.piece_at(s) is None]
+        rnd.shuffle(free)
+        extras = [(rnd.choice([chess.QUEEN, chess.KING]), not white), (rnd.choice([chess.QUEEN, chess.KING]), white)] + [
+            (rnd.choice([chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN]), rnd.random() < 0.5)
+            for _ in range(rnd.randint(0, 3))]
+        for (piece, colour), square in zip(extras, free, strict=False):
+            board.set_piece_at(square, chess.Piece(piece, colour))
+        ep = chess.square_name(chess.square(rnd.randint(0, 7), 5 if white else 2)) if rnd.random() < 0.4 else "-"
+        fens.append(f"{board.board_fen()} {'w' if white else 'b'} - {ep}")
+    return fens
+
+
+def test_pawn_heavy_boards_agree_with_the_reference() -> None:
+    """Written from the review sample of issue 16 (tests/mutation/review.py, seed review-1), whose capture
+    mutants in the double-push, start-rank and en-passant branches no probe or property reached."""
+    for fen in _pawn_boards(seed=16, count=100):
+        for fast, reference in _all_four(parse_fen(fen)):
+            assert fast == reference, fen
+
+
+@pytest.mark.parametrize("fen", [
+    "8/1p6/8/8/8/Q7/8/8 b - -",   # b7-b5, b5-b4, bxa3: Black's start rank counts for the out-of-reach shortcut
+    "8/8/8/6q1/8/8/7P/8 w - -",   # h2-h4 then hxg5: the h-file pawn's double push (also from the review sample)
+])
+def test_a_pawn_on_its_start_rank_reaches_as_the_reference_says(fen: str) -> None:
+    for fast, reference in _all_four(parse_fen(fen)):
+        assert fast == reference

@@ -33,6 +33,16 @@ def copy_bundle(name: str, destination: Path) -> Path:
     return target
 
 
+def verify_recipe(tmp_path: Path, ops: list[dict[str, Any]], name: str = "full-run/merged", **kwargs: Any) -> Any:
+    """``verify_bundle`` on a copy of the recorded bundle ``name`` after ``ops`` and a rehash (the
+    manifest's digests rewritten, so the change itself is what is checked)."""
+    from contract.pairjudge import verify_bundle
+
+    bundle = copy_bundle(name, tmp_path)
+    apply_ops(bundle, [*ops, {"op": "rehash"}])
+    return verify_bundle(bundle, **kwargs)
+
+
 def original_packer(name: str) -> dict[str, Any] | None:
     """The packer stored in the recorded bundle ``name`` before any op (None for the backbone)."""
     manifest = BUNDLES / name / "pairjudge.json"

@@ -9,18 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pairjudge_support import INDEX, SECOND, apply_ops, copy_bundle, shard_weights
+from pairjudge_support import INDEX, SECOND, apply_ops, copy_bundle, shard_weights, verify_recipe
 
 from contract.pairjudge import verify_bundle
 from contract.pairjudge.safetensors import HeaderRefusal, parse_header
 
 REHASH = {"op": "rehash"}
-
-
-def _verify(tmp_path: Path, name: str, ops: list[dict[str, Any]]) -> Any:
-    bundle = copy_bundle(name, tmp_path)
-    apply_ops(bundle, [*ops, REHASH])
-    return verify_bundle(bundle)
 
 
 @pytest.mark.parametrize(
@@ -50,7 +44,7 @@ def _verify(tmp_path: Path, name: str, ops: list[dict[str, Any]]) -> Any:
 def test_pairjudge_bundle_refusal_in_full(
     tmp_path: Path, name: str, ops: list[dict[str, Any]], code: str, message: str
 ) -> None:
-    verdict = _verify(tmp_path, name, ops)
+    verdict = verify_recipe(tmp_path, name=name, ops=ops)
     assert (verdict.code, verdict.message) == (code, message)
 
 
@@ -58,7 +52,7 @@ def test_pairjudge_bundle_refusal_in_full(
 def test_pairjudge_unknown_architecture_in_full(tmp_path: Path, model_type: Any, shown: str) -> None:
     """The kit has a tensor table for GPT-2 only (docs/pairjudge.md); anything else is undecided."""
     ops = [{"op": "set", "file": "config.json", "path": "/model_type", "value": model_type}]
-    verdict = _verify(tmp_path, "full-run/merged", ops)
+    verdict = verify_recipe(tmp_path, name="full-run/merged", ops=ops)
     assert (verdict.code, verdict.message) == (
         "config.architecture",
         f"the full bundle's config.json cannot be used: model_type {shown} is not an architecture the kit knows "
@@ -114,7 +108,7 @@ _CONFIG = "the full bundle's config.json cannot be used: config.json "
          "num-labels-bool", "id2label-key"],
 )
 def test_pairjudge_config_types_in_full(tmp_path: Path, ops: list[dict[str, Any]], message: str) -> None:
-    verdict = _verify(tmp_path, "full-run/merged", ops)
+    verdict = verify_recipe(tmp_path, name="full-run/merged", ops=ops)
     assert (verdict.code, verdict.message) == ("config.architecture", message)
 
 
@@ -126,7 +120,7 @@ def test_pairjudge_config_types_in_full(tmp_path: Path, ops: list[dict[str, Any]
     ids=["dropout-one", "dropout-zero", "dropout-absent"],
 )
 def test_pairjudge_config_dropout_bounds_accepted(tmp_path: Path, ops: list[dict[str, Any]]) -> None:
-    verdict = _verify(tmp_path, "full-run/merged", ops)
+    verdict = verify_recipe(tmp_path, name="full-run/merged", ops=ops)
     assert verdict.ok, verdict
 
 
@@ -146,6 +140,6 @@ _MISMATCHED_HEAD = ("incomplete trained weights: {'missing_keys': set(), 'unexpe
 def test_pairjudge_num_labels_bounds(tmp_path: Path, count: int, code: str, message: str) -> None:
     """num_labels from 0 to 1,000,000 sizes the head (docs/pairjudge.md), so the 3-row head mismatches;
     outside that range it is not a class count."""
-    verdict = _verify(tmp_path, "full-run/merged", [{"op": "set", "file": "config.json", "path": "/num_labels",
+    verdict = verify_recipe(tmp_path, name="full-run/merged", ops=[{"op": "set", "file": "config.json", "path": "/num_labels",
                                                     "value": count}])
     assert (verdict.code, verdict.message) == (code, message)

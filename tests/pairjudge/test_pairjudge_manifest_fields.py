@@ -8,23 +8,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pairjudge_support import apply_ops, copy_bundle
+from pairjudge_support import apply_ops, copy_bundle, verify_recipe
 
 from contract.pairjudge import verify_bundle
 
 SCHEMA = "pairjudge.json {} is not as pairjudge 0.3.0 writes it: {}"
 
 
-def _verify(bundle: Path, ops: list[dict[str, Any]]) -> Any:
-    apply_ops(bundle, [*ops, {"op": "rehash"}])
-    return verify_bundle(bundle, layer="manifest")
-
-
 @pytest.mark.parametrize(("value", "shown", "schema"), [(2.5, "2.5", "2.5"), (True, "true", "True")])
 def test_optimizer_steps_that_is_a_number_but_not_an_integer_is_a_warning(tmp_path: Path, value: Any, shown: str,
                                                                           schema: str) -> None:
-    verdict = _verify(copy_bundle("full-run/merged", tmp_path), [
-        {"op": "set", "path": "/training/optimizer_steps", "value": value}])
+    verdict = verify_recipe(tmp_path, [{"op": "set", "path": "/training/optimizer_steps", "value": value}],
+                            layer="manifest")
     assert verdict.ok
     assert verdict.warnings == (
         f"training.optimizer_steps is {shown}, not an integer count of updates",
@@ -40,7 +35,7 @@ def test_optimizer_steps_that_is_a_number_but_not_an_integer_is_a_warning(tmp_pa
 ], ids=["steps-string", "files-array", "files-string", "files-empty-array"])
 def test_a_field_of_the_wrong_kind_is_refused_in_full(tmp_path: Path, path: str, value: Any, code: str,
                                                       message: str) -> None:
-    verdict = _verify(copy_bundle("full-run/merged", tmp_path), [{"op": "set", "path": path, "value": value}])
+    verdict = verify_recipe(tmp_path, [{"op": "set", "path": path, "value": value}], layer="manifest")
     assert (verdict.code, verdict.message) == (code, message)
 
 
@@ -48,14 +43,15 @@ def test_a_files_entry_that_is_a_symbolic_link_is_followed_with_a_warning(tmp_pa
     bundle = copy_bundle("full-run/merged", tmp_path)
     os.rename(bundle / "config.json", bundle / "real-config.json")
     os.symlink("real-config.json", bundle / "config.json")
-    verdict = _verify(bundle, [])
+    apply_ops(bundle, [{"op": "rehash"}])
+    verdict = verify_bundle(bundle, layer="manifest")
     assert verdict.ok
     assert verdict.warnings == ("files entry 'config.json' is a symbolic link; the reference follows it",)
 
 
 def test_a_long_schema_difference_is_cut_at_160_characters(tmp_path: Path) -> None:
-    verdict = _verify(copy_bundle("full-run/merged", tmp_path),
-                      [{"op": "set", "path": f"/x{i}", "value": i} for i in range(25)])
+    verdict = verify_recipe(tmp_path, [{"op": "set", "path": f"/x{i}", "value": i} for i in range(25)],
+                            layer="manifest")
     assert verdict.ok
     (warning,) = verdict.warnings
     assert len(warning) == 160 and warning.endswith("...")

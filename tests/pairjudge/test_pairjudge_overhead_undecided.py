@@ -12,9 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pairjudge_support import apply_ops, copy_bundle
-
-from contract.pairjudge import verify_bundle
+from pairjudge_support import verify_recipe
 
 UNDECIDED = ("max_length={} against the fixed overhead is undecided: the kit cannot count the tokens of "
              "final_instruction for this tokenizer exactly (between {} and {})")
@@ -23,9 +21,7 @@ LOWERCASE = {"op": "set", "file": "tokenizer.json", "path": "/normalizer", "valu
 
 
 def _overhead(tmp_path: Path, max_length: int, *ops: dict[str, Any]) -> tuple[str | None, str | None]:
-    bundle = copy_bundle("full-run/merged", tmp_path)
-    apply_ops(bundle, [*ops, {"op": "set", "path": "/packer/max_length", "value": max_length}, {"op": "rehash"}])
-    verdict = verify_bundle(bundle)
+    verdict = verify_recipe(tmp_path, [*ops, {"op": "set", "path": "/packer/max_length", "value": max_length}])
     return verdict.code, verdict.message
 
 

@@ -13,19 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pairjudge_support import apply_ops, copy_bundle
+from pairjudge_support import copy_bundle, verify_recipe
 
 from contract.pairjudge import bundle as bundle_module
 from contract.pairjudge import verify_bundle
 
 CONFIG = "the full bundle's config.json cannot be used: "
 LOADER = "; the reference's loader reads it and fails"
-
-
-def _verify(tmp_path: Path, name: str, ops: list[dict[str, Any]]) -> Any:
-    copied = copy_bundle(name, tmp_path)
-    apply_ops(copied, [*ops, {"op": "rehash"}])
-    return verify_bundle(copied)
 
 
 @pytest.mark.parametrize(("ops", "problem"), [
@@ -36,13 +30,13 @@ def _verify(tmp_path: Path, name: str, ops: list[dict[str, Any]]) -> Any:
      "config.json is not valid JSON: Expecting property name enclosed in double quotes at line 1 column 2"),
 ], ids=["missing", "not-object", "malformed"])
 def test_config_json_that_cannot_be_used(tmp_path: Path, ops: list[dict[str, Any]], problem: str) -> None:
-    verdict = _verify(tmp_path, "full-run/merged", ops)
+    verdict = verify_recipe(tmp_path, name="full-run/merged", ops=ops)
     assert (verdict.code, verdict.message) == ("config.file", CONFIG + problem)
 
 
 def test_config_json_over_the_size_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bundle_module, "MAX_SIDE_JSON_BYTES", 10)
-    verdict = _verify(tmp_path, "full-run/merged", [])
+    verdict = verify_recipe(tmp_path, name="full-run/merged", ops=[])
     assert (verdict.code, verdict.message) == ("config.file", CONFIG + "config.json is larger than 10 bytes")
 
 
@@ -67,7 +61,7 @@ def test_a_side_file_that_cannot_be_read_names_the_reason(tmp_path: Path, monkey
 
 def test_a_repeated_key_in_config_json_is_a_warning_the_verdict_carries(tmp_path: Path) -> None:
     ops = [{"op": "write_text", "file": "config.json", "text": '{"model_type": "x", "model_type": "gpt2"}'}]
-    verdict = _verify(tmp_path, "full-run/merged", ops)
+    verdict = verify_recipe(tmp_path, name="full-run/merged", ops=ops)
     assert "config.json repeats the key 'model_type'; the reference keeps the last value, other readers may keep " \
            "the first" in verdict.warnings
 
@@ -86,11 +80,11 @@ def test_a_repeated_key_in_config_json_is_a_warning_the_verdict_carries(tmp_path
         "adapter-model-config", "adapter-training-config"])
 def test_a_field_the_loader_reads_is_refused_in_full(tmp_path: Path, name: str, ops: list[dict[str, Any]],
                                                       message: str) -> None:
-    verdict = _verify(tmp_path, name, ops)
+    verdict = verify_recipe(tmp_path, name=name, ops=ops)
     assert (verdict.code, verdict.message) == ("manifest.loader_fields", f"pairjudge.json {message}{LOADER}")
 
 
 @pytest.mark.parametrize("path", ["/model_config", "/training/config"])
 def test_a_full_bundle_does_not_read_the_adapter_only_fields(tmp_path: Path, path: str) -> None:
-    verdict = _verify(tmp_path, "full-run/merged", [{"op": "set", "path": path, "value": []}])
+    verdict = verify_recipe(tmp_path, name="full-run/merged", ops=[{"op": "set", "path": path, "value": []}])
     assert verdict.code is None, verdict

@@ -11,9 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pairjudge_support import apply_ops, copy_bundle
-
-from contract.pairjudge import verify_bundle
+from pairjudge_support import verify_recipe
 
 NO_PAD = {"op": "delete", "file": "tokenizer_config.json", "path": "/pad_token"}
 NEITHER = "is neither a token string nor an object with a string 'content'"
@@ -23,13 +21,6 @@ def _padding(pad_token: Any) -> dict[str, Any]:
     block = {"pad_token": pad_token, "strategy": "BatchLongest", "direction": "Right", "pad_to_multiple_of": None,
              "pad_id": 1, "pad_type_id": 0}
     return {"op": "set", "file": "tokenizer.json", "path": "/padding", "value": block}
-
-
-def _verify(tmp_path: Path, ops: list[dict[str, Any]]) -> tuple[str | None, str | None]:
-    bundle = copy_bundle("full-run/merged", tmp_path)
-    apply_ops(bundle, [*ops, {"op": "rehash"}])
-    verdict = verify_bundle(bundle)
-    return verdict.code, verdict.message
 
 
 @pytest.mark.parametrize(("ops", "expected"), [
@@ -49,4 +40,5 @@ def _verify(tmp_path: Path, ops: list[dict[str, Any]]) -> tuple[str | None, str 
         "config-object", "config-number"])
 def test_the_pad_token_and_where_it_is_read(tmp_path: Path, ops: list[dict[str, Any]],
                                             expected: tuple[str | None, str | None]) -> None:
-    assert _verify(tmp_path, ops) == expected
+    verdict = verify_recipe(tmp_path, ops)
+    assert (verdict.code, verdict.message) == expected

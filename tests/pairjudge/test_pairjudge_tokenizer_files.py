@@ -6,19 +6,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from pairjudge_support import apply_ops, copy_bundle
+from pairjudge_support import apply_ops, copy_bundle, verify_recipe
 
 from contract.pairjudge import tokenizer as tokenizer_module
 from contract.pairjudge import verify_bundle
-
-
-def _verify(tmp_path: Path, ops: list[dict[str, Any]]) -> Any:
-    bundle = copy_bundle("full-run/merged", tmp_path)
-    apply_ops(bundle, [*ops, {"op": "rehash"}])
-    return verify_bundle(bundle)
 
 
 @pytest.mark.parametrize(("name", "text", "problem"), [
@@ -28,13 +21,13 @@ def _verify(tmp_path: Path, ops: list[dict[str, Any]]) -> Any:
      "tokenizer_config.json is not valid JSON: Expecting property name enclosed in double quotes at line 1 column 2"),
 ])
 def test_a_tokenizer_file_that_is_not_a_json_object(tmp_path: Path, name: str, text: str, problem: str) -> None:
-    verdict = _verify(tmp_path, [{"op": "write_text", "file": name, "text": text}])
+    verdict = verify_recipe(tmp_path, [{"op": "write_text", "file": name, "text": text}])
     assert (verdict.code, verdict.message) == ("tokenizer.files", problem)
 
 
 def test_a_tokenizer_file_over_the_size_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tokenizer_module, "MAX_TOKENIZER_BYTES", 10)
-    verdict = _verify(tmp_path, [])
+    verdict = verify_recipe(tmp_path, [])
     assert (verdict.code, verdict.message) == ("tokenizer.files", "tokenizer.json is larger than 10 bytes")
 
 

@@ -40,7 +40,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from tests.mutation.run import COPIED, REPO, Group, load_groups
+from tests.mutation.run import REPO, Group, copy_checkout, load_groups, pytest_args, tally
 
 HERE: Final = Path(__file__).resolve().parent
 KINDS: Final = ("comparison", "boolean", "constant", "return", "raise", "condition")
@@ -241,11 +241,6 @@ json.dump({"exit": int(code), "files": found}, open(out, "w"))
 """
 
 
-def _pytest_args(group: Group) -> list[str]:
-    return ["-p", "no:cacheprovider", "-q", "-m", "not source and not slow",
-            *[f"--ignore={t}" for t in group.exclude_tests], *[f"--deselect={t}" for t in group.deselect]]
-
-
 def _environment(scratch: Path) -> dict[str, str]:
     # MUTANT_UNDER_TEST: tests/conftest.py then clears the kit's cached loaders before each test, so a
     # cached function runs (and is recorded) in every test that calls it, not only in the first
@@ -258,7 +253,7 @@ def coverage_map(group: Group, scratch: Path) -> dict[str, dict[int, set[str]]]:
     out = scratch / f"coverage-{group.name}.json"
     if not out.exists():
         modules = ",".join(str(scratch / m) for m in group.modules)
-        args = [sys.executable, "-c", _COVERAGE_SCRIPT, str(out), modules, *group.tests, *_pytest_args(group)]
+        args = [sys.executable, "-c", _COVERAGE_SCRIPT, str(out), modules, *group.tests, *pytest_args(group)]
         subprocess.run(args, cwd=scratch, env=_environment(scratch), check=False, stdout=subprocess.DEVNULL)
     data = json.loads(out.read_text(encoding="utf-8"))
     if data["exit"] != 0:
@@ -290,7 +285,7 @@ def run_mutant(mutant: Mutant, tests: list[str], group: Group, scratch: Path) ->
         stale.unlink()
     path.write_text(mutant.apply(original), encoding="utf-8")
     try:
-        done = subprocess.run([sys.executable, "-m", "pytest", "-x", *_pytest_args(group), *tests], cwd=scratch,
+        done = subprocess.run([sys.executable, "-m", "pytest", "-x", *pytest_args(group), *tests], cwd=scratch,
                               env=_environment(scratch), check=False, capture_output=True, text=True,
                               errors="replace", timeout=TIMEOUT_SECONDS)
     except subprocess.TimeoutExpired:
@@ -336,23 +331,12 @@ def score(results: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     counts: dict[str, Counter[str]] = {}
     for result in results.values():
         counts.setdefault(result["module"], Counter())[result["verdict"]] += 1
-    table: dict[str, dict[str, Any]] = {}
-    for module, seen in sorted(counts.items()):
-        considered = sum(n for verdict, n in seen.items() if verdict not in NOT_CONSIDERED)
-        killed = sum(seen[verdict] for verdict in KILLED)
-        table[module] = {"mutants": sum(seen.values()), "killed": killed, "considered": considered,
-                         "score": round(100 * killed / considered, 1) if considered else None, "counts": dict(seen)}
-    return table
+    return {module: tally(seen, KILLED, NOT_CONSIDERED) for module, seen in sorted(counts.items())}
 
 
 def _scratch(workdir: Path) -> Path:
     scratch = Path(tempfile.mkdtemp(prefix="mutation-review-", dir=workdir))
-    for name in COPIED:
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(source, scratch / name, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
-        else:
-            shutil.copyfile(source, scratch / name)
+    copy_checkout(scratch)
     return scratch
 
 

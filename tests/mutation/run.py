@@ -2,10 +2,10 @@
 
 For each group of ``tests/mutation/modules.toml`` it lays a scratch copy of the checkout, writes the
 group's mutmut configuration there (the modules to mutate, the group's own test directory), runs
-``mutmut run`` and reads the verdict of every mutant from mutmut's ``.meta`` files. mutmut's mutants are
-the *tuning* set: tests are written against their survivors. The *review* sample, which no test was
-written against, comes from another generator (``tests/mutation/review.py``). Equivalent mutants (``tests/mutation/equivalent.toml``,
-each with its reason) are left out of the scores. The summary is printed and written as JSON
+``mutmut run`` and reads the verdict of every mutant from mutmut's ``.meta`` files. mutmut's mutants
+are the *tuning* set: tests are written against their survivors. The *review* sample, which no test
+was written against, comes from another generator (``tests/mutation/review.py``). Equivalent mutants
+(``tests/mutation/equivalent.toml``, each with its reason) are left out of the scores. The summary is printed and written as JSON
 (``--report``). Nothing in the checkout is modified; the scratch copy is removed unless ``--keep``.
 
 mutmut runs one mutant at a time per child (``--max-children``, default 1: the machine is shared).
@@ -76,13 +76,26 @@ def listed_kind(mutant: str, equivalent: dict[str, str]) -> str | None:
     return next((kind for pattern, kind in equivalent.items() if fnmatch.fnmatchcase(mutant, pattern)), None)
 
 
+def pytest_args(group: Group) -> list[str]:
+    """pytest's options for any mutant run of ``group`` (mutmut's and the review tool's): no cache, no
+    ``slow`` or ``source`` tests, the group's ignored files and deselected tests."""
+    return ["-p", "no:cacheprovider", "-q", "-m", "not source and not slow",
+            *[f"--ignore={t}" for t in group.exclude_tests], *[f"--deselect={t}" for t in group.deselect]]
+
+
+def tally(counts: Counter[str], killed: frozenset[str], excluded: frozenset[str]) -> dict[str, Any]:
+    """One module's row: how many mutants, killed, considered (not ``excluded``), and the score."""
+    considered = sum(n for status, n in counts.items() if status not in excluded)
+    dead = sum(counts[status] for status in killed)
+    return {"mutants": sum(counts.values()), "killed": dead, "considered": considered,
+            "score": round(100 * dead / considered, 1) if considered else None, "counts": dict(counts)}
+
+
 def _setup_cfg(group: Group) -> str:
     lines = ["[mutmut]", "source_paths = contract", "only_mutate ="]
     lines += [f"    {module}" for module in group.modules]
     lines += ["pytest_add_cli_args_test_selection ="] + [f"    {t}" for t in group.tests]
-    lines += ["pytest_add_cli_args =", "    -p", "    no:cacheprovider", "    -q", "    -m", "    not source and not slow"]
-    lines += [f"    --ignore={t}" for t in group.exclude_tests]
-    lines += [f"    --deselect={t}" for t in group.deselect]
+    lines += ["pytest_add_cli_args ="] + [f"    {arg}" for arg in pytest_args(group)]
     lines += ["also_copy ="] + [f"    {name}" for name in COPIED if name not in ("contract", "tests")]
     if group.timeout_multiplier is not None:
         lines += [f"timeout_multiplier = {group.timeout_multiplier}"]
@@ -115,17 +128,11 @@ def score(verdicts: dict[str, str], equivalent: dict[str, str]) -> dict[str, Any
     by_module: dict[str, Counter[str]] = {}
     for mutant, verdict in verdicts.items():
         by_module.setdefault(module_of(mutant), Counter())[listed_kind(mutant, equivalent) or verdict] += 1
-    out: dict[str, Any] = {}
-    for module, counts in sorted(by_module.items()):
-        considered = sum(n for status, n in counts.items() if status not in EXCLUDED)
-        killed = sum(counts[status] for status in KILLED)
-        out[module] = {"mutants": sum(counts.values()), "killed": killed, "considered": considered,
-                       "not_run": counts[NOT_RUN], "score": round(100 * killed / considered, 1) if considered else None,
-                       "counts": dict(counts)}
-    return out
+    return {module: {**tally(counts, KILLED, EXCLUDED), "not_run": counts[NOT_RUN]}
+            for module, counts in sorted(by_module.items())}
 
 
-def _copy_checkout(scratch: Path, names: tuple[str, ...] = COPIED) -> None:
+def copy_checkout(scratch: Path, names: tuple[str, ...] = COPIED) -> None:
     """The checkout's files into ``scratch``; a file whose content changed gets a fresh modification time.
 
     mutmut re-mutates a source file only when it is newer than its mutated copy; a checkout file can be
@@ -212,7 +219,7 @@ def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *, pro
     started = time.monotonic()
     code = 0
     if not score_only:
-        _copy_checkout(scratch)
+        copy_checkout(scratch)
         (scratch / "setup.cfg").write_text(_setup_cfg(group), encoding="utf-8")
         (scratch / "group.txt").write_text(group.name + "\n", encoding="utf-8")
         if rerun is None:
@@ -220,7 +227,7 @@ def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *, pro
         else:
             # first only re-mutate what changed and collect the new tests: mutmut must be given some mutant,
             # so it reruns one it killed before (a pattern naming none is an error to it)
-            _copy_checkout(scratch / "mutants", ("tests",))  # the tests as they are now (never contract/: mutated)
+            copy_checkout(scratch / "mutants", ("tests",))  # the tests as they are now (never contract/: mutated)
             _prune_stats(scratch, group)
             killed = sorted(m for m, v in _verdicts(scratch).items() if v in KILLED)
             code = _mutmut(scratch, max_children, profile, killed[:1] or only)

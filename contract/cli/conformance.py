@@ -3,8 +3,9 @@
 ``conformance differential``.
 
 ``--html FILE`` also writes the matrix as a page (:mod:`contract.conformance.matrixpage`), through a
-temporary sibling; a FILE that is a directory, or whose directory does not exist, is refused before
-any implementation is asked.
+temporary sibling; a FILE that is a link, a directory, a FIFO or a device, that is one of the run's
+inputs (the known-divergences file, a corpus file, an adapter's script) or whose directory does not
+exist is refused before any implementation is asked (:mod:`contract.core.pagetargets`).
 
 ``run --engine-version V`` builds the JVM adapter (``adapters/jvm``) against engine release ``V`` for the
 ``engine`` implementation when no ``DICECHESS_CONFORMANCE_ENGINE`` command is given, and replays the
@@ -139,7 +140,8 @@ def run_matrix(args: argparse.Namespace) -> int:
     except (UsageError, engine_build.EngineVersionError) as exc:
         print(console_text(f"error: {exc}"), file=sys.stderr)
         return EXIT_USAGE
-    html_problem = None if args.html is None else matrixpage.target_problem(args.html)
+    html_problem = None if args.html is None else matrixpage.target_problem(
+        args.html, args.divergences or divergence_file.default_path(), implementations)
     if html_problem is not None:
         print(console_text(f"error: --html {args.html}: {html_problem}"), file=sys.stderr)
         return EXIT_USAGE

@@ -14,7 +14,9 @@ golden corpus and prove it.
   in ``golden/recorded/`` (float32 bits), printing what differs.
 * ``report --output DIR`` writes ``DIR/index.html``: provenance, search and filters (state in the URL),
   boards, tags and vectors, drift and disagreement highlighted with a per-probe diff
-  (:mod:`contract.golden.report`).
+  (:mod:`contract.golden.report`). An ``index.html`` that is a link, a FIFO, a device or another
+  non-regular file, or that is a file of the corpus, is refused before any work
+  (:mod:`contract.core.pagetargets`).
 
 ``--root DIR`` (before or after the subcommand) names the corpus: a directory holding ``golden/`` and
 ``generators/``. Without it: the current directory if it is a checkout, else the kit's own corpus (the
@@ -38,6 +40,7 @@ from contract.core.consoletext import console_text
 from contract.core.errors import CorpusError
 from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.oserrors import os_error_text
+from contract.core.pagetargets import PageTargetError, check_page_target, files_under
 from contract.core.resources import data_root, is_installed_data
 from contract.core.stagedfile import write_atomic
 from contract.golden import corpus, drift, recorded, report, validation
@@ -46,6 +49,7 @@ from contract.golden.vectors import VectorFileError, read
 EXIT_FAILED = EXIT_REFUSED
 DIFF_LINES = 60
 DIFF_LINE_WIDTH = 160
+CORPUS_DIRS = ("golden", "generators", "schema")  # what a report reads, never what it writes
 
 
 def _common_options(parser: argparse.ArgumentParser, default: object) -> None:
@@ -236,6 +240,12 @@ def run_report(root: Path, output: str) -> int:
     target = Path(output)
     if target.exists() and not target.is_dir():
         raise CorpusError(f"{target}: exists and is not a directory")
+    try:
+        check_page_target(target / "index.html", "report page",
+                          (("corpus file", p) for p in files_under(*(root / d for d in CORPUS_DIRS))),
+                          parent_may_be_missing=True)
+    except PageTargetError as exc:
+        raise CorpusError(str(exc)) from None
     generated = corpus.generate_all(root)
     committed = corpus.read_committed(root, list(generated))
     cells = drift.vector_drift(committed, generated)

@@ -14,17 +14,18 @@ no script, no external file.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from contract.conformance.corpus import KINDS
 from contract.conformance.divergences import Divergence
 from contract.conformance.report import OUTCOMES, expected_text, got_text, listed_keys, outcome, rows
-from contract.conformance.runner import Result, Run
+from contract.conformance.runner import Implementation, Result, Run
 from contract.core.htmlpage import document, header, text
+from contract.core.pagetargets import PageTargetError, check_page_target, files_under
 from contract.core.provenance import Provenance, collect
-from contract.core.resources import data_root, is_checkout
+from contract.core.resources import data_root, golden_dir, is_checkout, schema_dir
 from contract.core.stagedfile import write_atomic
 
 TITLE = "dicechess-contract conformance matrix"
@@ -168,12 +169,23 @@ def render(run: Run, provenance: Provenance, divergences_file: str) -> str:
     return document(TITLE, header(TITLE, provenance, facts), body, STYLE)
 
 
-def target_problem(path: Path) -> str | None:
+def run_inputs(divergences_file: Path, implementations: Sequence[Implementation]) -> Iterator[tuple[str, Path]]:
+    """What a run reads: the known-divergences file, the corpus and schemas, each adapter's files."""
+    yield "known-divergences file", divergences_file
+    for impl in implementations:
+        for word in impl.command[1:]:
+            if Path(word).is_file():
+                yield f"implementation {impl.name}'s adapter", Path(word)
+    for path in files_under(golden_dir(), schema_dir()):
+        yield "corpus file", path
+
+
+def target_problem(path: Path, divergences_file: Path, implementations: Sequence[Implementation] = ()) -> str | None:
     """Why the page cannot be written at ``path`` (checked before anything runs), or None."""
-    if path.is_dir():
-        return "is a directory"
-    if not path.parent.is_dir():
-        return "is in a directory that does not exist"
+    try:
+        check_page_target(path, "page", run_inputs(divergences_file, implementations))
+    except PageTargetError as exc:
+        return str(exc).removeprefix(f"{path}: ")
     return None
 
 

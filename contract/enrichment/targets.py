@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from contract.core.oserrors import os_error_reason
+from contract.core.pagetargets import kind
 from contract.enrichment.rows import EnrichmentError
 
 Identity = tuple[int, int]
@@ -47,23 +48,6 @@ class Source:
     role: str  # "input"
     path: Path | None  # None: an open stream (stdin), identified by ``fd``
     fd: int | None = None
-
-
-_KINDS = (
-    (stat.S_ISDIR, "a directory"),
-    (stat.S_ISFIFO, "a FIFO (named pipe)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
-def kind(mode: int) -> str:
-    """What a file of this mode is, in words (``a character device``)."""
-    for test, words in _KINDS:
-        if test(mode):
-            return words
-    return "not a regular file"
 
 
 def _identity(info: os.stat_result) -> Identity:

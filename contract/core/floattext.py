@@ -10,10 +10,11 @@ Java does (``NaN``, ``Infinity``, ``-Infinity``); JSON writers must refuse them.
 from __future__ import annotations
 
 import math
+import struct
 
 import numpy as np
 
-__all__ = ["float32_text", "parse_float32"]
+__all__ = ["float32_bits", "float32_text", "is_float32", "parse_float32"]
 
 
 def float32_text(value: float | np.floating) -> str:
@@ -34,3 +35,23 @@ def float32_text(value: float | np.floating) -> str:
 def parse_float32(text: str) -> np.float32:
     """The float32 a golden's number text denotes (parse as double, round to float32)."""
     return np.float32(float(text))
+
+
+def float32_bits(value: float | np.floating) -> str:
+    """The float32 bit pattern as ``0x`` and eight hex digits: ``float32_bits(-13.0)`` -> ``'0xc1500000'``.
+
+    A value outside float32's range (a double such as ``1e300``) has no float32 pattern and raises
+    ``OverflowError``; callers showing foreign answers check :func:`is_float32` first.
+    """
+    return "0x" + struct.pack(">f", float(value)).hex()
+
+
+def is_float32(value: object) -> bool:
+    """Whether ``value`` is a number that has a float32 pattern (not a bool, not out of range)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | np.floating):
+        return False
+    try:
+        struct.pack(">f", float(value))
+    except (OverflowError, struct.error):
+        return False
+    return True

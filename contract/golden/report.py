@@ -17,11 +17,11 @@ external file, no network) and deterministic for the same inputs and date.
 
 from __future__ import annotations
 
-import math
-import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from contract.core.changesummary import STYLE as SUMMARY_STYLE
+from contract.core.changesummary import ChangedCell, bits_text, block, value_text
 from contract.core.floattext import float32_text
 from contract.core.htmlpage import document, header, text
 from contract.core.provenance import Provenance
@@ -36,6 +36,7 @@ TITLE = "dicechess-contract golden corpus"
 PROBES_FILE = "golden/probes.json"
 SPARSE_WIDTH = 100  # schemas wider than this list only their non-zero and highlighted columns
 DRIFT, DISAGREE = "drift", "disagree"
+NUMBER = ' class="num"'
 
 STYLE = """
 #filters { position: sticky; top: 0; background: #fff; padding: 0.5em 0; border-bottom: 1px solid #ccc;
@@ -58,6 +59,11 @@ svg.board { flex: none; }
 .drift, td.drift { background: #ffd27f; }
 .disagree, td.disagree { background: #ff9a9a; }
 .other { display: block; font-size: 0.85em; color: #700; }
+@media (max-width: 640px) {
+  section.probe { flex-direction: column; }
+  #filters input[type=search] { width: 100%; }
+  #filters label { flex: 1 1 100%; }
+}
 """
 
 SCRIPT = """
@@ -146,17 +152,6 @@ class _Change:
     cell: Cell
 
 
-def float32_bits(value: float) -> str:
-    """The float32 bit pattern of ``value`` as 0x plus eight hex digits; '(none)' for a missing cell."""
-    if math.isnan(value):
-        return "(none)"
-    return "0x" + struct.pack(">f", value).hex()
-
-
-def _value_text(value: float) -> str:
-    return "(none)" if math.isnan(value) else float32_text(value)
-
-
 def _changes(drift_cells: Sequence[Cell], agreement: Agreement) -> dict[str, list[_Change]]:
     by_probe: dict[str, list[_Change]] = {}
     for cell in drift_cells:
@@ -175,14 +170,29 @@ def _change_table(changes: Sequence[_Change]) -> str:
         cell = change.cell
         what = ("drift: committed → regenerated" if change.kind == DRIFT
                 else f"disagreement: recorded ({change.source}) → kit")
-        rows.append(
-            f'<tr class="{change.kind}" data-schema="{text(change.schema)}"><td>{text(change.schema)}</td>'
-            f"<td>{text(cell.column)}</td><td>{text(what)}</td>"
-            f'<td class="num">{text(_value_text(cell.old))}</td><td class="num">{float32_bits(cell.old)}</td>'
-            f'<td class="num">{text(_value_text(cell.new))}</td><td class="num">{float32_bits(cell.new)}</td></tr>')
+        values = (change.schema, cell.column, what, value_text(cell.old), bits_text(cell.old), value_text(cell.new),
+                  bits_text(cell.new))
+        tds = "".join(f'<td{NUMBER if i >= 3 else ""} data-label="{h}">{text(v)}</td>'
+                      for i, (h, v) in enumerate(zip(heads, values, strict=True)))
+        rows.append(f'<tr class="{change.kind}" data-schema="{text(change.schema)}">{tds}</tr>')
     head = "".join(f"<th>{h}</th>" for h in heads)
-    return (f'<div class="scroll"><table class="changes"><caption>Changed cells ({len(changes)})</caption>'
-            f"<tr>{head}</tr>{''.join(rows)}</table></div>")
+    return (f'<div class="scroll"><table class="changes stack"><caption>Changed cells ({len(changes)})</caption>'
+            f'<tr class="head">{head}</tr>{"".join(rows)}</table></div>')
+
+
+def _summary(drift_cells: Sequence[Cell], agreement: Agreement) -> str:
+    """What changed, as on the conformance matrix page: one block per kind of change."""
+    parts = []
+    if drift_cells:
+        cells = [ChangedCell(c.column, c.schema, c.probe, c.old, c.new) for c in drift_cells]
+        parts.append(block("Drift against the committed corpus", cells, "committed", "regenerated"))
+    if agreement.cells:
+        cells = [ChangedCell(c.column, c.schema.partition(" ")[0], c.probe, c.old, c.new) for c in agreement.cells]
+        parts.append(block("Disagreement with the recorded corpora", cells, "recorded", "kit"))
+    if not parts:
+        return ('<div class="summary" id="summary"><p class="what-changed">What changed: nothing. The regenerated'
+                " corpus equals the committed one and agrees with every recorded corpus.</p></div>")
+    return f'<div class="summary" id="summary">{"".join(parts)}</div>'
 
 
 def _value_cell(value: float, change: _Change | None) -> str:
@@ -287,6 +297,7 @@ def render(generated: Mapping[str, bytes], drift_cells: Sequence[Cell], agreemen
     links = ", ".join(f'<a href="#{text(p)}">{text(p)}</a>' for p in flagged)
     summary = f'<p class="flagged">Probes with highlighted cells: {links}.</p>' if flagged else ""
     blocks = "\n".join(_probe_block(p, corpora, changes.get(p["id"], ())) for p in probes)
-    body = (f"{_controls(corpora, len(probes))}{_schema_table(corpora, changes)}{summary}"
+    body = (f"{_summary(drift_cells, agreement)}{_controls(corpora, len(probes))}{_schema_table(corpora, changes)}"
+            f"{summary}"
             f"{boards.definitions()}<main>\n{blocks}\n</main>")
-    return document(TITLE, header(TITLE, provenance, facts), body, STYLE, SCRIPT)
+    return document(TITLE, header(TITLE, provenance, facts), body, STYLE + SUMMARY_STYLE, SCRIPT)

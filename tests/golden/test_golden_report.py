@@ -6,7 +6,9 @@ What the page does in a browser (search, URL filters, problems only) is tested i
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +18,11 @@ from golden_testkit import ROOT, copy_checkout, edit_vector, run_golden
 import contract
 from contract import features
 from contract.cli.golden import main
+
+
+def _unlabelled(page: str) -> str:
+    """The page without the phone layout's cell labels (``data-label``), to compare rows as text."""
+    return re.sub(r' data-label="[^"]*"', "", page)
 
 
 def _probe_ids() -> list[str]:
@@ -75,7 +82,7 @@ def test_report_highlights_a_drifted_cell(tmp_path: Path) -> None:
     edit_vector(root, "kcp-13", "rook-king-danger-w", "-13.0, -2000.0", "-12.0, -2000.0")
     result = run_golden(root, "report", "--output", str(tmp_path / "out"))
     assert result.returncode == 0, result.stdout + result.stderr
-    page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    page = _unlabelled((tmp_path / "out" / "index.html").read_text(encoding="utf-8"))
     assert page.count('<td class="drift"') == 1
     assert 'Probes with highlighted cells: <a href="#rook-king-danger-w">rook-king-danger-w</a>.' in page
     assert '<td class="drift" title="committed -12.0">-13.0<span class="other">was -12.0</span></td>' in page
@@ -84,6 +91,11 @@ def test_report_highlights_a_drifted_cell(tmp_path: Path) -> None:
             '<td>drift: committed → regenerated</td><td class="num">-12.0</td><td class="num">0xc1400000</td>'
             '<td class="num">-13.0</td><td class="num">0xc1500000</td></tr>') in page
     assert "<dt>commit</dt><dd>not known (not a git checkout)</dd>" in page
+    assert ('<p class="what-changed">Drift against the committed corpus: one column, <code>mobility_diff</code>,'
+            " in 1 schema, 1 probe (1 cell).</p>") in page
+    summary = page[page.index('<div class="summary" id="summary">'):page.index('<form id="filters"')]
+    assert re.findall(r'<td class="num[^"]*">([^<]*)</td>', summary) == ["1", "-12.0", "0xc1400000", "-13.0",
+                                                                         "0xc1500000"]
 
 
 def test_report_highlights_a_disagreement_with_a_recording(
@@ -99,10 +111,12 @@ def test_report_highlights_a_disagreement_with_a_recording(
     monkeypatch.setattr(features, "extract", changed)
     out = tmp_path / "report"
     assert main(["--root", str(ROOT), "--quiet", "report", "--output", str(out)]) == 0
-    page = (out / "index.html").read_text(encoding="utf-8")
+    page = _unlabelled((out / "index.html").read_text(encoding="utf-8"))
     assert '<td class="disagree" title="recorded 75.0">76.0<span class="other">recorded 75.0</span></td>' in page
     assert ('<td>disagreement: recorded (rich-9-v1.engine-0.12.0.json) → kit</td><td class="num">75.0</td>'
             '<td class="num">0x42960000</td><td class="num">76.0</td><td class="num">0x42980000</td>') in page
+    assert ('<p class="what-changed">Disagreement with the recorded corpora: one column, <code>total_material</code>,'
+            " in 1 schema, ") in page
 
 
 def test_report_refuses_an_output_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -111,3 +125,34 @@ def test_report_refuses_an_output_that_is_a_file(tmp_path: Path, capsys: pytest.
     assert main(["--root", str(ROOT), "--quiet", "report", "--output", str(target)]) == 1
     assert "exists and is not a directory" in capsys.readouterr().err
     assert target.read_text(encoding="utf-8") == "x"
+
+
+@pytest.mark.parametrize("node", ["fifo", "symlink", "device", "corpus-file"])
+def test_report_refuses_an_index_html_that_is_not_a_regular_file_of_its_own(
+        tmp_path: Path, node: str, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "rep"
+    out.mkdir()
+    target = out / "index.html"
+    corpus_file = ROOT / "golden" / "probes.json"
+    before = corpus_file.read_bytes()
+    if node == "fifo":
+        os.mkfifo(target)
+    elif node == "symlink":
+        target.symlink_to(tmp_path / "elsewhere.html")
+    elif node == "device":
+        if os.geteuid() != 0:
+            pytest.skip("making a device node needs root")
+        os.mknod(target, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    else:
+        try:
+            os.link(corpus_file, target)
+        except OSError:
+            pytest.skip("the checkout is on another filesystem than the temporary directory")
+    assert main(["--root", str(ROOT), "--quiet", "report", "--output", str(out)]) == 1
+    err = capsys.readouterr().err
+    expected = {"fifo": "is a FIFO (named pipe); the report page must be a regular file or absent",
+                "symlink": "is a symbolic link", "device": "is a character device",
+                "corpus-file": "is the same file as the corpus file"}[node]
+    assert f"{target}: {expected}" in err, err
+    assert target.is_symlink() if node == "symlink" else (node == "corpus-file") == target.is_file()
+    assert corpus_file.read_bytes() == before

@@ -129,6 +129,17 @@ def golden_vectors_schema() -> dict[str, Any]:
                  "description": "In a file the kit computed: the program and version that wrote it, and what "
                                 "engineVersion means there. The engine's own recordings carry none.",
              },
+             "recordedBy": {
+                 "type": "array",
+                 "description": "In a file the kit computed: each engine recording under golden/recorded/ that "
+                                "holds some of its vectors (same schema, probe id, FEN and side), with what "
+                                "recorded it and how many of the file's probes it records.",
+                 "items": {"type": "object", "required": ["recorder", "file", "probes"],
+                           "additionalProperties": False,
+                           "properties": {"recorder": {"type": "string", "minLength": 1},
+                                          "file": {"type": "string", "pattern": "^golden/recorded/"},
+                                          "probes": {"type": "integer", "minimum": 1}}},
+             },
              "columns": {"type": "array", "items": {"type": "string"}},
              "probes": {"type": "array", "items": probe},
          },

@@ -7,8 +7,11 @@ engine's goldens reads these unchanged. Vectors come from the kit's extractors (
 for the probe's side, mover perspective. The files stay loadable by the training repository's
 ``load_golden`` (which needs ``engineVersion`` and ``engineArtifact``); ``engineVersion`` names the engine
 release whose behaviour they reproduce, and ``generator`` and ``provenance`` say that this kit, at its
-version, computed them: the engine did not. A probe whose FEN the extractors refuse stops generation with
-the probe named.
+version, computed them: the engine did not. ``recordedBy`` says which engine recordings under
+``golden/recorded/`` hold the same vectors (same schema, probe id, FEN and side), each with how many of the
+file's probes it records, so a reader sees that the mobility schemas were recorded by the released engine
+at 0.9.3 (27 probes) and by the 0.12.0 rebuild (all of them); ``check`` compares the values bit for bit.
+A probe whose FEN the extractors refuse stops generation with the probe named.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from contract import features
 from contract.core import formatversion, progress
 from contract.core.corpuslayout import render
 from contract.core.registry import feature_schemas
+from contract.golden import recorded
+from contract.golden.vectors import read
 from generators import probes as probe_source
 
 OUTPUT_DIR = "golden/vectors"
@@ -51,14 +56,24 @@ def provenance(schema_id: str) -> dict[str, str]:
         "computedBy": PROGRAM,
         "computedByVersion": kit_version(),
         "program": f"python -m contract.golden regenerate ({SCRIPT}, the kit's extractors)",
-        "engineVersion": (f"the engine release whose extractor these values reproduce; the engine did not write "
-                          f"this file (its own recordings are golden/recorded/{schema_id}.engine-*.json, and "
-                          "'python -m contract.golden check' proves every probe they share equal bit for bit)"),
+        "engineVersion": ("the engine release whose extractor these values reproduce; the engine did not write "
+                          "this file: recordedBy names the engine's own recordings of its vectors (under "
+                          "golden/recorded/), and 'python -m contract.golden check' proves each equal bit for bit"),
     }
 
 
 def output_path(schema_id: str) -> str:
     return f"{OUTPUT_DIR}/{schema_id}.json"
+
+
+def recorded_by(corpus: dict[str, Any], records: list[recorded.Recording]) -> list[dict[str, Any]]:
+    """Which recordings hold this corpus's vectors: recorder, file and how many of its probes each records."""
+    vector_file = read(output_path(corpus["schema"]), render(corpus))
+    counts: dict[tuple[str, str], int] = {}
+    for found in recorded.recorders_of(records, vector_file).values():
+        for key in dict.fromkeys((r.recorder, r.file) for r in found):
+            counts[key] = counts.get(key, 0) + 1
+    return [{"recorder": recorder, "file": file, "probes": n} for (recorder, file), n in counts.items()]
 
 
 def vectors() -> dict[str, dict[str, Any]]:
@@ -79,7 +94,7 @@ def vectors() -> dict[str, dict[str, Any]]:
                 "note": probe["note"], "features": [float(v) for v in vector],
             })
         progress.step("vectors (probes x 7 schemas)", index, len(probe_list))
-    return {
+    corpora = {
         schema_id: {
             "formatVersion": formatversion.current("golden-vectors"),
             "schema": schema_id,
@@ -88,11 +103,18 @@ def vectors() -> dict[str, dict[str, Any]]:
             "engineArtifact": ENGINE_ARTIFACT,
             "generator": f"{PROGRAM} {kit_version()} ({SCRIPT})",
             "provenance": provenance(schema_id),
+            "recordedBy": [],
             "columns": list(schema.columns),
             "probes": rows[schema_id],
         }
         for schema_id, schema in schemas.items()
     }
+    records, _, problems = recorded.recordings(ROOT)
+    if problems:
+        raise ValueError("the recordings cannot be read: " + "; ".join(problems))
+    for corpus in corpora.values():
+        corpus["recordedBy"] = recorded_by(corpus, records)
+    return corpora
 
 
 def generate() -> dict[str, bytes]:

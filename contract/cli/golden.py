@@ -160,6 +160,7 @@ def run_check(root: Path) -> int:
         _say(f"FAIL recorded: {len(agreement.cells)} cells disagree with a recorded corpus (float32 bits):")
         table = drift.table(agreement.cells, ("recorded corpus", "probe", "column", "recorded", "kit"))
         _say("\n".join("  " + line for line in table.splitlines()))
+    _say(recorded.coverage_text(agreement))
     if failures:
         _say(f"golden check FAILED: {failures} problem(s) in {root}")
         return EXIT_FAILED

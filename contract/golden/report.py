@@ -49,6 +49,7 @@ table.schemas th, table.schemas td, table.changes th, table.changes td, table.ve
 table.vec td, table.changes td.num { text-align: right; font-family: ui-monospace, monospace; }
 table.vec th, table.schemas th, table.changes th { background: #f4f4f4; font-weight: normal; }
 table caption { text-align: left; font-weight: bold; white-space: nowrap; }
+table caption .recorded-by { font-weight: normal; color: #555; }
 section.probe { display: flex; gap: 1em; border-top: 1px solid #bbb; padding: 0.6em 0; }
 section.probe > .info { min-width: 0; flex: 1; }
 svg.board { flex: none; }
@@ -205,9 +206,11 @@ def _value_cell(value: float, change: _Change | None) -> str:
     return f'<td class="drift" title="committed {other}">{shown}<span class="other">was {other}</span></td>'
 
 
-def _vector_table(corpus: VectorFile, probe_id: str, marks: Mapping[tuple[str, str], _Change]) -> str:
+def _vector_table(corpus: VectorFile, probe_id: str, marks: Mapping[tuple[str, str], _Change],
+                  recorders: Sequence[str]) -> str:
     probe = corpus.probes[probe_id]
     indices = list(range(len(corpus.columns)))
+    recorded_by = ", ".join(recorders) or "no recording: kit-only"
     caption = text(corpus.schema)
     if len(corpus.columns) > SPARSE_WIDTH:
         indices = [i for i in indices if probe.features[i] != 0.0 or (corpus.schema, corpus.columns[i]) in marks]
@@ -215,18 +218,21 @@ def _vector_table(corpus: VectorFile, probe_id: str, marks: Mapping[tuple[str, s
     heads = "".join(f"<th>{text(corpus.columns[i])}</th>" for i in indices)
     values = "".join(_value_cell(probe.features[i], marks.get((corpus.schema, corpus.columns[i])))
                      for i in indices)
-    return (f'<div class="scroll" data-schema="{text(corpus.schema)}"><table class="vec">'
-            f"<caption>{caption}</caption><tr>{heads}</tr><tr>{values}</tr></table></div>")
+    caption += f' <span class="recorded-by">recorded by {text(recorded_by)}</span>'
+    return (f'<div class="scroll" data-schema="{text(corpus.schema)}" data-recorded-by="{text(recorded_by)}">'
+            f"<table class=\"vec\"><caption>{caption}</caption><tr>{heads}</tr><tr>{values}</tr></table></div>")
 
 
-def _probe_block(probe: Mapping[str, object], corpora: Sequence[VectorFile], changes: Sequence[_Change]) -> str:
+def _probe_block(probe: Mapping[str, object], corpora: Sequence[VectorFile], changes: Sequence[_Change],
+                 recorded_by: Mapping[tuple[str, str], Sequence[str]]) -> str:
     probe_id = str(probe["id"])
     tags = [str(t) for t in probe["tags"]] if isinstance(probe["tags"], list) else []
     marks = {(c.schema, c.cell.column): c for c in changes if c.kind == DRIFT}
     marks.update({(c.schema, c.cell.column): c for c in changes if c.kind == DISAGREE})
     flags = " ".join(k for k in (DRIFT, DISAGREE) if any(c.kind == k for c in changes))
     tag_html = "".join(f'<span class="tag">{text(t)}</span>' for t in tags)
-    tables = "".join(_vector_table(c, probe_id, marks) for c in corpora if probe_id in c.probes)
+    tables = "".join(_vector_table(c, probe_id, marks, recorded_by.get((c.schema, probe_id), ()))
+                     for c in corpora if probe_id in c.probes)
     mark = " &#9888;" if changes else ""
     return (
         f'<section class="probe" id="{text(probe_id)}" data-probe-id="{text(probe_id)}" '
@@ -293,10 +299,12 @@ def render(generated: Mapping[str, bytes], drift_cells: Sequence[Cell], agreemen
         ("disagreeing cells", f"{len(agreement.cells)} ({agreement.vectors} recorded vectors compared from "
                               f"{len(agreement.files)} recorded corpora)"),
         ("probes with a highlighted cell", str(len(flagged))),
+        ("engine-recorded vectors", f"{len(agreement.recorded_by) - len(agreement.kit_only)} of "
+                                    f"{len(agreement.recorded_by)} ({len(agreement.kit_only)} kit-only)"),
     ]
     links = ", ".join(f'<a href="#{text(p)}">{text(p)}</a>' for p in flagged)
     summary = f'<p class="flagged">Probes with highlighted cells: {links}.</p>' if flagged else ""
-    blocks = "\n".join(_probe_block(p, corpora, changes.get(p["id"], ())) for p in probes)
+    blocks = "\n".join(_probe_block(p, corpora, changes.get(p["id"], ()), agreement.recorded_by) for p in probes)
     body = (f"{_summary(drift_cells, agreement)}{_controls(corpora, len(probes))}{_schema_table(corpora, changes)}"
             f"{summary}"
             f"{boards.definitions()}<main>\n{blocks}\n</main>")

@@ -57,6 +57,12 @@ def test_report_is_small_self_contained_and_defines_each_id_once(tmp_path: Path)
     assert page.count('id="white-knight"') == 1 and page.count('id="black-king"') == 1
     assert not re.search(r'(?:src|href)="(?:https?:)?//', page), "the page must load nothing from a network"
     assert "<link" not in page and "<script src" not in page
+    # what recorded each probe's vector of each schema (every one by the rebuild, 54 also by the 0.9.3 release)
+    recorders = re.findall(r'data-schema="([^"]+)" data-recorded-by="([^"]+)"', page)
+    assert len(recorders) == 798
+    assert all("engine 0.12.0 (rebuild, recorded live 2026-12-01)" in r for _, r in recorders)
+    assert sum(r.startswith("engine 0.9.3, ") for _, r in recorders) == 54
+    assert "<dt>engine-recorded vectors</dt><dd>798 of 798 (0 kit-only)</dd>" in page
 
 
 def test_report_header_gives_its_provenance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

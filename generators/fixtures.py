@@ -55,14 +55,20 @@ FEATURE_SOURCE = "golden/vectors/kcp-13.json (dicechess-contract extractors)"
 
 @dataclass(frozen=True)
 class Graph:
-    """One synthetic graph: its file name, graph name, tensor names, batch dimension and pinned digest."""
+    """One synthetic graph: its file name, graph name, tensor names, batch dimension (``None``: a dimension
+    with neither a value nor a name), pinned digest, feature schema, weights (column index -> weight, every
+    other column 0.0), bias and whether a Sigmoid follows the Add."""
 
     file: str
     name: str
     input_name: str
     output_name: str
-    batch: str | int
+    batch: str | int | None
     sha256: str
+    schema: str = SCHEMA_ID
+    weights: tuple[tuple[int, float], ...] | None = None  # None: the kcp-13 WEIGHTS
+    bias: float = BIAS
+    sigmoid: bool = True
 
 
 VALUE = Graph("synthetic_kcp13_value_test_model.onnx", "synthetic-kcp13-value", "input", "output",
@@ -73,7 +79,15 @@ RENAMED = Graph("synthetic_kcp13_renamed_tensors_test_model.onnx", "synthetic-kc
 STATIC_BATCH = Graph("synthetic_kcp13_static_batch_test_model.onnx", "synthetic-kcp13-static-batch",
                      "input", "output", 1,
                      "b53ff062f3ca32568ecb9e61fa81d6038aae5e37ec78987e2852b9c70f879b9e")
-GRAPHS: tuple[Graph, ...] = (VALUE, RENAMED, STATIC_BATCH)
+# The engine's kcp-mobility-27-v1 test graph (its generate_kcp_mobility_fixtures.py @3aef1e4, read by
+# KcpMobilityOnnxSpec and, as the "legacy named" model, by OnnxModelContractSpec and ModelPackageSpec):
+# MatMul + Add, output named `variable`, weights 0.6 on own_pdi (25) and 0.2 on opp_pdi (26), bias 0.1,
+# a batch dimension with no name. The engine pins no digest for it (no manifest names it); this is the
+# digest of that recipe's bytes (docs/golden.md "Model-contract fixtures").
+MOBILITY_27 = Graph("synthetic_kcp_mobility_27_test_model.onnx", "synthetic-kcp-mobility-27", "input",
+                    "variable", None, "d0ec7f2134789dd2e71da46ff3b87bd178dcc2218feff5605888150f3ac1671c",
+                    schema="kcp-mobility-27-v1", weights=((25, 0.6), (26, 0.2)), bias=0.1, sigmoid=False)
+GRAPHS: tuple[Graph, ...] = (VALUE, RENAMED, STATIC_BATCH, MOBILITY_27)
 ENGINE_DIGESTS: dict[str, str] = {g.file: g.sha256 for g in GRAPHS}
 
 
@@ -106,14 +120,19 @@ MANIFESTS: tuple[ManifestFixture, ...] = (
 
 def build_graph(graph: Graph) -> bytes:
     """Serialize one synthetic graph; refuse if it does not reproduce the engine's digest."""
-    width = get_schema(SCHEMA_ID).width
-    weights = helper.make_tensor("weights", TensorProto.FLOAT, [width, 1], list(WEIGHTS))
-    bias = helper.make_tensor("bias", TensorProto.FLOAT, [1], [BIAS])
+    width = get_schema(graph.schema).width
+    column_weights = [0.0] * width
+    for index, weight in graph.weights if graph.weights is not None else enumerate(WEIGHTS):
+        column_weights[index] = weight
+    weights = helper.make_tensor("weights", TensorProto.FLOAT, [width, 1], column_weights)
+    bias = helper.make_tensor("bias", TensorProto.FLOAT, [1], [graph.bias])
+    added = "logit" if graph.sigmoid else graph.output_name
     nodes = [
         helper.make_node("MatMul", [graph.input_name, "weights"], ["weighted"]),
-        helper.make_node("Add", ["weighted", "bias"], ["logit"]),
-        helper.make_node("Sigmoid", ["logit"], [graph.output_name]),
+        helper.make_node("Add", ["weighted", "bias"], [added]),
     ]
+    if graph.sigmoid:
+        nodes.append(helper.make_node("Sigmoid", ["logit"], [graph.output_name]))
     body = helper.make_graph(
         nodes,
         graph.name,

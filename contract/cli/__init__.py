@@ -8,12 +8,15 @@ Every module listed in :data:`COMMAND_MODULES` defines ``register(subparsers)``;
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
 from collections.abc import Sequence
 
 from contract import __version__
-from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, exit_code_help
+from contract.cli.parser import ContractParser
+from contract.core.exitcodes import EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, exit_code_help
+from contract.core.interrupts import flush_stdout, silence_stdout, terminate_as_interrupt
 from contract.core.streams import make_streams_safe
 
 PROG = "dicechess-contract"
@@ -42,12 +45,15 @@ class VersionAction(argparse.Action):
                  values: object, option_string: str | None = None) -> None:
         from contract.cli.versions import version_text
 
-        print(version_text())
+        try:
+            print(version_text(), flush=True)
+        except BrokenPipeError:  # ``--version | head -1``: the reader had what it wanted
+            silence_stdout()
         parser.exit(EXIT_OK)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ContractParser(
         prog=PROG,
         description="The dice-chess model-serving contract: validate, build and feed model packages, "
                     "check the golden corpus, run the conformance matrix, vendor the contract files.",
@@ -59,18 +65,35 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
-    for choice in subparsers.choices.values():
-        if choice.epilog is None:
-            choice.epilog = exit_code_help()
-            choice.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 
+def _say_interrupted() -> None:
+    with contextlib.suppress(OSError, ValueError):
+        print(f"{PROG}: interrupted", file=sys.stderr, flush=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; its exit code. Usage errors, ``--help`` and ``--version`` raise :class:`SystemExit`
+    as argparse does. Ctrl-C or SIGTERM anywhere: one line on stderr and 130 (each command's own cleanup
+    has run by then). A reader that closes stdout early: quiet; the command's own code if it had finished,
+    else 1."""
     make_streams_safe()
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    code: int = args.handler(args)
+    try:
+        with terminate_as_interrupt():
+            try:
+                args = build_parser().parse_args(argv)
+                code: int = args.handler(args)
+            except SystemExit:
+                flush_stdout()
+                raise
+    except KeyboardInterrupt:
+        _say_interrupted()
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        silence_stdout()
+        return EXIT_REFUSED
+    flush_stdout()
     return code
 
 

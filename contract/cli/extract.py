@@ -16,16 +16,12 @@ A closed stdout (``extract … | head``) ends the run quietly with 1.
 from __future__ import annotations
 
 import argparse
-import os
-import signal
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from contract.core.consoletext import console_text
 from contract.core.exitcodes import EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from contract.core.interrupts import silence_stdout, terminate_as_interrupt
 from contract.core.oserrors import os_error_text
 from contract.enrichment import DEFAULT_CHUNK_SIZE, FORMATS, EnrichmentError, Options, enrich_file
 from contract.enrichment.parts import parts_dir
@@ -104,37 +100,6 @@ def _misuse(args: argparse.Namespace) -> str | None:
     return None
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM (a batch scheduler preempting the job, ``kill PID``), handled as Ctrl-C is."""
-
-
-@contextmanager
-def terminate_as_interrupt() -> Iterator[None]:
-    """While the block runs, SIGTERM raises :class:`Terminated`, so the run stops as on Ctrl-C:
-    finished chunks kept, temporary files removed, one message, exit 130."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def raise_terminated(signum: int, frame: object) -> None:
-        raise Terminated
-
-    previous = signal.signal(signal.SIGTERM, raise_terminated)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _silence_stdout() -> None:
-    """After stdout failed: point it at /dev/null so the interpreter's final flush stays quiet."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
-
-
 def _say(text: str) -> None:
     """One ``extract:`` line on stderr, control characters from the input shown, not obeyed."""
     print(console_text(f"extract: {text}"), file=sys.stderr)
@@ -155,11 +120,11 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     except EnrichmentError as exc:
         if args.output is None:
-            _silence_stdout()
+            silence_stdout()
         _say(str(exc))
         return EXIT_REFUSED
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
         return EXIT_REFUSED
     except OSError as exc:
         _say(os_error_text(exc))
@@ -202,6 +167,6 @@ def _file_run(args: argparse.Namespace) -> int:
     ))
     if summary.rejected or not args.quiet:
         resumed = f" ({summary.resumed} input rows were done before --resume)" if summary.resumed else ""
-        _say(f"wrote {summary.rows} rows to {summary.output}{resumed}; {summary.rejected}"
-             f" rejected (see {summary.rejects})")
+        rejected = f"{summary.rejected} rejected (see {summary.rejects})" if summary.rejected else "none rejected"
+        _say(f"wrote {summary.rows} rows to {summary.output}{resumed}; {rejected}")
     return EXIT_REFUSED if summary.rejected else EXIT_OK

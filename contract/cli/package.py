@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from contract.cli.jsonoutput import print_document, refusal_fields
+from contract.cli.parser import engine_version
 from contract.core.consoletext import console_text
 from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED
 from contract.core.refusal import Refusal
@@ -49,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        help="write a position-value package whose tensors are not input/output anyway (as "
                             "manifest 1.1.0, which only the engine reads; the evaluation service cannot "
                             "mount it)")
-    build.add_argument("--engine-version", metavar="V",
+    build.add_argument("--engine-version", metavar="V", type=engine_version,
                        help="validate as this host version (default: a version the constraint admits)")
     build.add_argument("--json", action="store_true", help="print one JSON object")
     build.set_defaults(handler=run_build, parser=build)

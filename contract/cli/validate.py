@@ -10,6 +10,7 @@ import argparse
 from typing import Any
 
 from contract.cli.jsonoutput import print_document, refusal_fields
+from contract.cli.parser import engine_version
 from contract.core.consoletext import console_text
 from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.refusal import Refusal
@@ -27,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("package", nargs="?", metavar="PACKAGE_DIR", help="directory with model.onnx and manifest.json")
     parser.add_argument("--model", metavar="M", help="path of the ONNX graph (with --manifest)")
     parser.add_argument("--manifest", metavar="F", help="path of the manifest (with --model)")
-    parser.add_argument("--engine-version", required=True, metavar="V", help="host engine version, MAJOR.MINOR.PATCH")
+    parser.add_argument("--engine-version", required=True, metavar="V", type=engine_version,
+                        help="host engine version, MAJOR.MINOR.PATCH")
     parser.add_argument("--role", choices=known_roles(), help="the role the caller is wiring the model as")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run, parser=parser)

@@ -54,7 +54,8 @@ class FenError(ContractError, ValueError):
         self.field = field
         self.text = text
         self.reason = reason
-        super().__init__(f"bad FEN {field} {quote(text)}: {reason}")
+        part = "" if field == "fen" else f"{field} "  # the whole text is not a part of itself
+        super().__init__(f"bad FEN {part}{quote(text)}: {reason}")
 
 
 def _java_split(text: str, sep: str) -> list[str]:

@@ -174,6 +174,13 @@ TESTS: Final = {"hostSyntax": _host_syntax, "hostRange": _host_range, "blank": _
 CHECKS: Final = tuple(table_check(entry, TESTS[entry.kind]) for entry in table_family("engineCompatibility"))
 
 
+def engine_version_problem(engine_version: str) -> str | None:
+    """Why ``engine_version`` is no host version (the table's message), or None when it is one."""
+    host_checks = [check for check in CHECKS if check.test in (_host_syntax, _host_range)]
+    failure = first_failure(host_checks, Question("", engine_version))
+    return None if failure is None else failure.message
+
+
 def evaluate(constraint: str, engine_version: str) -> Compatibility:
     """Decide whether ``constraint`` admits ``engine_version``; never raises for string input."""
     failure = first_failure(CHECKS, Question(constraint, engine_version))

@@ -65,13 +65,13 @@ def test_a_rank_that_does_not_cover_eight_files(rank: str, reason: str) -> None:
 
 
 @pytest.mark.parametrize(("fen", "message"), [
-    ("8/8/8/8/8/8/8/8 w - - 0 1 p  x", "bad FEN fen '8/8/8/8/8/8/8/8 w - - 0 1 p  x': expected 4 to 7 space-separated"
+    ("8/8/8/8/8/8/8/8 w - - 0 1 p  x", "bad FEN '8/8/8/8/8/8/8/8 w - - 0 1 p  x': expected 4 to 7 space-separated"
      " fields, found 9; fields are separated by single spaces (this text has tabs, newlines or runs of spaces)"),
-    ("8/8/8/8/8/8/8/8\tw - -", "bad FEN fen '8/8/8/8/8/8/8/8\\tw - -': expected 4 to 7 space-separated fields,"
+    ("8/8/8/8/8/8/8/8\tw - -", "bad FEN '8/8/8/8/8/8/8/8\\tw - -': expected 4 to 7 space-separated fields,"
      " found 3; fields are separated by single spaces (this text has tabs, newlines or runs of spaces)"),
-    ("8/8/8/8/8/8/8/8 w - - 0 1 p x", "bad FEN fen '8/8/8/8/8/8/8/8 w - - 0 1 p x': expected 4 to 7 space-separated"
+    ("8/8/8/8/8/8/8/8 w - - 0 1 p x", "bad FEN '8/8/8/8/8/8/8/8 w - - 0 1 p x': expected 4 to 7 space-separated"
      " fields, found 8"),
-    (" 8/8/8 ", "bad FEN fen ' 8/8/8 ': expected 4 to 7 space-separated fields, found 2"),
+    (" 8/8/8 ", "bad FEN ' 8/8/8 ': expected 4 to 7 space-separated fields, found 2"),
     ("8/8/8/8/8/8/8/8  w - -", "bad FEN side '': expected 'w' or 'b'; fields are separated by single spaces"),
 ])
 def test_the_whitespace_hint_appears_exactly_when_the_spacing_is_odd(fen: str, message: str) -> None:
@@ -121,7 +121,7 @@ def test_the_twin_of_something_that_is_not_text_is_a_fen_error() -> None:
 
     with pytest.raises(FenError) as caught:
         twin_fen(5)  # type: ignore[arg-type]
-    assert str(caught.value) == "bad FEN fen '5': expected a string"
+    assert str(caught.value) == "bad FEN '5': expected a string"
 
 
 @pytest.mark.parametrize(("fen", "message"), [

@@ -10,7 +10,7 @@ EMPTY = "8/8/8/8/8/8/8/8"
 
 
 @pytest.mark.parametrize(("fen", "message"), [
-    ("X  X", "bad FEN fen 'X  X': expected 4 to 7 space-separated fields, found 3; fields are separated by single "
+    ("X  X", "bad FEN 'X  X': expected 4 to 7 space-separated fields, found 3; fields are separated by single "
              "spaces (this text has tabs, newlines or runs of spaces)"),
     (f"{EMPTY} w - e", "bad FEN en-passant 'e': expected '-' or squares written back to back, e.g. 'e3' or 'a3c6'"),
     (f"{EMPTY} w - e3c", "bad FEN en-passant 'e3c': expected '-' or squares written back to back, e.g. 'e3' or "

@@ -101,12 +101,12 @@ def test_a_console_that_cannot_show_the_input_gets_escapes_not_a_traceback() -> 
     assert done.stdout.startswith("refusing to serve: invalid engineCompatibility '\\u22650.12.0'")
 
 
-def test_a_version_component_of_thousands_of_digits_is_refused_not_a_traceback(package: Path) -> None:
+def test_a_version_component_of_thousands_of_digits_is_a_usage_error_not_a_traceback(package: Path) -> None:
     version = "1" * 5000 + ".0.0"
     done = run("validate", str(package), "--engine-version", version)
-    assert done.returncode == 1 and done.stderr == ""
-    assert done.stdout == (f"refusing to serve: {package / 'manifest.json'}: invalid engine version: invalid "
-                           f"semantic version '{version}'; a component does not fit in an Int\n")
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr.endswith(f"error: argument --engine-version: invalid semantic version '{version}'; "
+                                "a component does not fit in an Int\n")
 
 
 def test_lone_surrogates_in_a_manifest_are_shown_not_a_traceback(package: Path) -> None:

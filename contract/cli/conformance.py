@@ -31,6 +31,7 @@ from contract.conformance import engine_build, matrixpage
 from contract.conformance.corpus import KINDS, load_cases
 from contract.conformance.report import as_json, as_text
 from contract.conformance.runner import (
+    DEFAULT_BUDGET,
     DEFAULT_TIMEOUT,
     LIVE,
     RECORDED,
@@ -76,6 +77,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                             help="known-divergences file (default golden/divergences.json)")
     run_parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                             help=f"per-answer timeout (default {DEFAULT_TIMEOUT:g})")
+    run_parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, metavar="SECONDS",
+                            help=f"overall time for all live answers of the run (default {DEFAULT_BUDGET:g})")
     run_parser.add_argument("--engine-version", metavar="VERSION", default=None,
                             help="build adapters/jvm against this engine release for --impl engine"
                                  " (live where Java, Maven and the release are reachable, else recorded)")
@@ -137,6 +140,9 @@ def run_matrix(args: argparse.Namespace) -> int:
         implementations = [resolve(spec) for spec in args.impl]
         if args.engine_version is not None:
             engine_build.check_version(args.engine_version)
+        for option, value in (("--timeout", args.timeout), ("--budget", args.budget)):
+            if not value > 0 or value == float("inf"):
+                raise UsageError(f"{option} {value:g}: give a positive number of seconds")
     except (UsageError, engine_build.EngineVersionError) as exc:
         print(console_text(f"error: {exc}"), file=sys.stderr)
         return EXIT_USAGE
@@ -158,7 +164,7 @@ def run_matrix(args: argparse.Namespace) -> int:
         print(console_text(f"error: {exc}"), file=sys.stderr)
         return EXIT_FAILED
     try:
-        outcome = run(implementations, cases, kinds, known, timeout=args.timeout)
+        outcome = run(implementations, cases, kinds, known, timeout=args.timeout, budget=args.budget)
     except AdapterFailure as exc:  # one message; each of its lines (the adapter's stderr too) escaped
         print("\n".join(console_text(line) for line in f"error: {exc}".split("\n")), file=sys.stderr)
         return EXIT_FAILED

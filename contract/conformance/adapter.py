@@ -3,10 +3,11 @@
 It reads one JSON request per line on stdin and writes one JSON answer per line on stdout, using the
 kit's runtime: :func:`contract.model.compatibility.evaluate`, :func:`contract.model.manifest.read_manifest`,
 :func:`contract.model.tensors.check_graph` and :func:`contract.features.extract_fen`. A request it cannot
-parse, or whose ``formatVersion`` names a protocol major it does not speak (docs/versioning.md), or a
-runtime that raises, gets an ``error`` answer (the run counts it as a disagreement); the
-adapter itself never stops before stdin closes. It is also the template for other Python adapters
-(see :mod:`contract.conformance.training_adapter`).
+parse, or whose ``formatVersion`` names a protocol major it does not speak (docs/versioning.md),
+or that lacks a field its kind needs (or gives it the wrong type: the answer names the field, checked
+against ``schema/adapter-protocol.schema.json``), or a runtime that raises, gets an ``error`` answer
+(the run counts it as a disagreement); the adapter itself never stops before stdin closes. It is also
+the template for other Python adapters (see :mod:`contract.conformance.training_adapter`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from contract.conformance.protocol import request_problem
 from contract.core import formatversion
 from contract.core.errors import ContractError
 
@@ -99,6 +101,9 @@ def answer(line: str, handlers: Mapping[str, Callable[[dict[str, Any]], Answer]]
     handler = table.get(str(request.get("kind")))
     if handler is None:
         return {"id": case_id, "status": "unsupported", "message": f"kind {request.get('kind')!r}"}
+    problem = request_problem(request)
+    if problem is not None:  # a missing or mistyped field is named, never a KeyError
+        return {"id": case_id, "status": "error", "message": f"request does not follow the protocol: {problem}"}
     try:
         return {"id": case_id, "status": "ok", **handler(request)}
     except Unsupported as exc:

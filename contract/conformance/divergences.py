@@ -5,6 +5,11 @@ listed disagreement does not fail a run; an entry whose case now agrees is *stal
 so the list cannot outlive the bug it excuses. An entry may be limited to ``live`` or ``recorded``
 mode. A file that is not valid against ``schema/conformance-divergences.schema.json``, or that lists
 the same (implementation, case, mode) twice, is refused with a message naming it.
+
+The file is a user's argument (``--divergences``), so it is read like any other input: only a regular
+file (a FIFO or a device is refused, never waited on), at most :data:`MAX_BYTES` bytes, through
+:mod:`contract.core.strictjson` (nesting, duplicate keys and non-finite numbers refused, never a
+``RecursionError``).
 """
 
 from __future__ import annotations
@@ -16,12 +21,14 @@ from typing import Final
 
 from jsonschema import Draft202012Validator
 
-from contract.core import formatversion
+from contract.core import formatversion, strictjson
 from contract.core.errors import ContractError
+from contract.core.oserrors import os_error_reason
 from contract.core.resources import golden_dir, schema_dir
 
 DIVERGENCES_FILE: Final = "divergences.json"
 SCHEMA_FILE: Final = "conformance-divergences.schema.json"
+MAX_BYTES: Final = 8 * 1024 * 1024
 
 
 class DivergenceFileError(ContractError, RuntimeError):
@@ -44,13 +51,20 @@ def default_path() -> Path:
 
 
 def load(path: Path | None = None) -> list[Divergence]:
+    from contract.model.package import open_regular
+
     target = default_path() if path is None else path
     try:
-        document = json.loads(target.read_text(encoding="utf-8"))
+        with open_regular(target) as handle:
+            data = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise DivergenceFileError(f"{target}: known-divergences file is missing") from None
-    except (OSError, ValueError) as exc:
-        raise DivergenceFileError(f"{target}: cannot read: {exc}") from None
+    except OSError as exc:
+        raise DivergenceFileError(f"{target}: cannot read: {os_error_reason(exc)}") from None
+    try:
+        document = strictjson.parse(data, max_bytes=MAX_BYTES)
+    except strictjson.StrictJsonError as exc:
+        raise DivergenceFileError(f"{target}: {exc}") from None
     why = formatversion.problem(document, "conformance-divergences")
     if why is not None:
         raise DivergenceFileError(f"{target}: {why}")

@@ -3,9 +3,18 @@
 :class:`LiveAdapter` runs an implementation's adapter command, sends one request line per case and
 reads one response line back, in order. A response that is not JSON or does not match the schema is
 turned into an ``error`` answer for that case (never a traceback). An adapter that cannot start, exits,
-answers out of order or does not answer within the timeout is *dead*: :attr:`LiveAdapter.dead` then
-says why, with the last lines of its stderr, and the runner stops the run there (one message, not one
-per remaining case).
+answers out of order, does not take a request or does not answer within the timeout, answers with a
+line longer than :data:`MAX_LINE_BYTES`, or outlives the run's overall budget is *dead*:
+:attr:`LiveAdapter.dead` then says why, with the last lines of its stderr, and the runner stops the run
+there (one message, not one per remaining case).
+
+Every exchange is bounded (docs/conformance.md "Limits"): a request is written by a writer thread, so a
+write that does not complete within the timeout (an adapter that stopped reading stdin) is a dead
+adapter, not a hung runner; answers are read as bytes by a reader thread into a queue of at most
+:data:`QUEUED_LINES` lines of at most :data:`MAX_LINE_BYTES` each, so the runner's memory does not grow
+with what the adapter prints; and the teardown is bounded too: the adapter runs in its own process group,
+which is killed once the adapter has exited or had its grace period, so a child left holding its stdout
+cannot keep the run waiting.
 
 The adapter starts in the caller's working directory (``cwd=None``), so a relative path in its
 command means what it means in the caller's shell.
@@ -13,12 +22,15 @@ command means what it means in the caller's shell.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
+import signal
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -27,7 +39,7 @@ from typing import IO, Any, Final
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from contract.core import formatversion
+from contract.core import formatversion, strictjson
 from contract.core.resources import schema_dir
 
 PROTOCOL_SCHEMA: Final = "adapter-protocol.schema.json"
@@ -35,20 +47,35 @@ PROTOCOL_SCHEMA: Final = "adapter-protocol.schema.json"
 PROTOCOL_VERSION: Final = formatversion.current("adapter-protocol")
 STDERR_LINES: Final = 6  # the last lines of a dead adapter's stderr shown
 STDERR_LINE_WIDTH: Final = 200
+MAX_LINE_BYTES: Final = 16 * 1024 * 1024  # an answer line longer than this is a dead adapter
+QUEUED_LINES: Final = 4  # answers read ahead; the reader waits (and so does the adapter) beyond that
+READ_CHUNK: Final = 64 * 1024
+EXIT_GRACE: Final = 5.0  # seconds an adapter gets to exit once its stdin is closed
+JOIN_GRACE: Final = 2.0  # seconds the teardown waits for the reader and writer threads
+
+
+# The request definition of each kind (a request of a known kind is checked against its own, so that the
+# problem names the field: "'expectedRole' is a required property", not "not valid under any of ...").
+KIND_REQUESTS: Final = {"engine-compatibility": "engineCompatibilityRequest", "manifest": "manifestRequest",
+                        "tensor-contract": "tensorContractRequest", "features": "featuresRequest"}
 
 
 @cache
-def _validators() -> tuple[Draft202012Validator, Draft202012Validator]:
+def _validator(definition: str) -> Draft202012Validator:
     document = json.loads((schema_dir() / PROTOCOL_SCHEMA).read_text(encoding="utf-8"))
     base = {"$schema": document["$schema"], "$defs": document["$defs"]}
-    request = Draft202012Validator({**base, "$ref": "#/$defs/request"})
-    response = Draft202012Validator({**base, "$ref": "#/$defs/response"})
-    return request, response
+    return Draft202012Validator({**base, "$ref": f"#/$defs/{definition}"})
+
+
+def _validators() -> tuple[Draft202012Validator, Draft202012Validator]:
+    return _validator("request"), _validator("response")
 
 
 def request_problem(request: dict[str, Any]) -> str | None:
     """Why ``request`` is not a protocol request, or ``None``."""
-    error = next(iter(_validators()[0].iter_errors(request)), None)
+    kind = request.get("kind") if isinstance(request, dict) else None
+    definition = KIND_REQUESTS.get(kind) if isinstance(kind, str) else None
+    error = next(iter(_validator(definition or "request").iter_errors(request)), None)
     return None if error is None else error.message
 
 
@@ -62,19 +89,51 @@ def error_answer(case_id: str, message: str) -> dict[str, Any]:
     return {"id": case_id, "status": "error", "message": message}
 
 
-class LiveAdapter:
-    """One running adapter process; use as a context manager."""
+class _TooLong:
+    """Put on the queue instead of a line that exceeds :data:`MAX_LINE_BYTES`."""
 
-    def __init__(self, name: str, command: Sequence[str], timeout: float, cwd: Path | None = None) -> None:
+
+TOO_LONG: Final = _TooLong()
+Line = bytes | _TooLong | None  # None: the adapter closed its stdout
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """Kill the adapter and everything left in its process group (a lingering child too)."""
+    killpg = getattr(os, "killpg", None)
+    if killpg is not None:
+        try:
+            killpg(process.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
+            return
+        except OSError:  # the group is gone already, or was never ours
+            pass
+    with contextlib.suppress(OSError):
+        process.kill()
+
+
+class LiveAdapter:
+    """One running adapter process; use as a context manager.
+
+    ``timeout`` bounds each exchange (writing the request and reading its answer); ``deadline`` (a
+    :func:`time.monotonic` value) bounds them all: past it every exchange is refused as the run's budget.
+    """
+
+    def __init__(self, name: str, command: Sequence[str], timeout: float, cwd: Path | None = None, *,
+                 deadline: float | None = None, budget_text: str = "") -> None:
         self.name = name
         self.command = list(command)
         self.timeout = timeout
         self.cwd = cwd
-        self._process: subprocess.Popen[str] | None = None
+        self.deadline = deadline
+        self.budget_text = budget_text
+        self._process: subprocess.Popen[bytes] | None = None
         self._stderr: IO[str] | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lines: queue.Queue[Line] = queue.Queue(maxsize=QUEUED_LINES)
+        self._requests: queue.Queue[bytes | None] = queue.Queue()
+        self._written = threading.Semaphore(0)
+        self._write_failed: str | None = None
+        self._closing = threading.Event()
         self._dead: str | None = None
-        self._pump_thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
 
     def __enter__(self) -> LiveAdapter:
         self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
@@ -82,20 +141,76 @@ class LiveAdapter:
         try:
             self._process = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                text=True, encoding="utf-8", errors="replace", bufsize=1, cwd=self.cwd, env=env,
+                bufsize=0, cwd=self.cwd, env=env, start_new_session=hasattr(os, "killpg"),
             )
         except OSError as exc:
             self._dead = f"adapter command {self.command!r} could not start: {exc}"
             return self
-        self._pump_thread = threading.Thread(target=self._pump, daemon=True)
-        self._pump_thread.start()
+        for target in (self._read, self._write):
+            thread = threading.Thread(target=target, daemon=True)
+            thread.start()
+            self._threads.append(thread)
         return self
 
-    def _pump(self) -> None:
+    def _put(self, line: Line) -> bool:
+        """Queue ``line``, waiting while the queue is full; False once the adapter is being torn down."""
+        while not self._closing.is_set():
+            try:
+                self._lines.put(line, timeout=0.2)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _read(self) -> None:
+        """Split the adapter's stdout into lines of at most :data:`MAX_LINE_BYTES` (the reader thread).
+
+        It reads the pipe's descriptor directly (no buffered reader whose lock a teardown would wait for)
+        and owns it: it closes it when the adapter's stdout ends or the adapter is being torn down."""
         assert self._process is not None and self._process.stdout is not None
-        for line in self._process.stdout:
-            self._lines.put(line)
-        self._lines.put(None)
+        fd = self._process.stdout.fileno()
+        pending = bytearray()
+        try:
+            while True:
+                try:
+                    chunk = os.read(fd, READ_CHUNK)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    self._put(None)
+                    return
+                pending += chunk
+                while (end := pending.find(b"\n")) >= 0:
+                    if end > MAX_LINE_BYTES:
+                        break
+                    line = bytes(pending[:end])
+                    del pending[:end + 1]
+                    if not self._put(line):
+                        return
+                if len(pending) > MAX_LINE_BYTES:
+                    self._put(TOO_LONG)
+                    return
+        finally:
+            self._process.stdout.close()
+
+    def _write(self) -> None:
+        """Write each queued request to the adapter's stdin (the writer thread); a write that blocks
+        blocks this thread only, and :meth:`ask` stops waiting for it at the timeout."""
+        assert self._process is not None and self._process.stdin is not None
+        stdin = self._process.stdin
+        while (data := self._requests.get()) is not None:
+            try:
+                view = memoryview(data)
+                while view:
+                    done = stdin.write(view)
+                    view = view[done or 0:]
+            except (BrokenPipeError, OSError, ValueError) as exc:
+                self._write_failed = str(exc) or exc.__class__.__name__
+            self._written.release()
+            if self._write_failed is not None:
+                return
+        with contextlib.suppress(OSError):
+            stdin.close()
 
     @property
     def dead(self) -> str | None:
@@ -106,67 +221,84 @@ class LiveAdapter:
         if self._stderr is None:
             return []
         self._stderr.flush()
-        self._stderr.seek(0)
+        size = self._stderr.seek(0, os.SEEK_END)
+        self._stderr.seek(max(0, size - STDERR_LINES * STDERR_LINE_WIDTH * 8))  # the tail, not the whole file
         lines = [line.rstrip() for line in self._stderr.read().splitlines() if line.strip()]
         return [line if len(line) <= STDERR_LINE_WIDTH else line[:STDERR_LINE_WIDTH] + "..."
                 for line in lines[-STDERR_LINES:]]
 
-    def _die(self, why: str) -> None:
+    def _die(self, case_id: str, why: str) -> dict[str, Any]:
+        if self._process is not None:
+            _kill_group(self._process)
         tail = self._stderr_tail()
         self._dead = why + ("; its stderr ends with:\n" + "\n".join(f"    {line}" for line in tail)
                             if tail else "; its stderr is empty")
+        return error_answer(case_id, self._dead)
+
+    def _exit_status(self) -> int | None:
+        assert self._process is not None
+        try:
+            return self._process.wait(timeout=EXIT_GRACE)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def _wait_time(self) -> tuple[float, bool]:
+        """(seconds this exchange may still take, whether the run's budget is what limits it)."""
+        if self.deadline is None:
+            return self.timeout, False
+        left = self.deadline - time.monotonic()
+        return (left, True) if left < self.timeout else (self.timeout, False)
+
+    def _limit_text(self, by_budget: bool) -> str:
+        return self.budget_text if by_budget else f"within {self.timeout:g} s"
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
         case_id = str(request["id"])
         if self._dead is not None:
             return error_answer(case_id, self._dead)
-        process = self._process
-        assert process is not None and process.stdin is not None
+        wait, by_budget = self._wait_time()
+        if wait <= 0:
+            return self._die(case_id, f"the run's budget is spent ({self.budget_text})")
+        started = time.monotonic()
+        self._requests.put((json.dumps(request, ensure_ascii=True) + "\n").encode("ascii"))
+        if not self._written.acquire(timeout=wait):
+            return self._die(case_id, f"adapter did not take the request {self._limit_text(by_budget)}"
+                                      " (it stopped reading its stdin)")
+        if self._write_failed is not None:
+            return self._die(case_id, f"adapter exited (status {self._exit_status()}) before answering")
         try:
-            process.stdin.write(json.dumps(request, ensure_ascii=True) + "\n")
-            process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            try:
-                process.wait(timeout=self.timeout)
-            except subprocess.TimeoutExpired:
-                process.kill()
-            self._die(f"adapter exited (status {process.poll()}) before answering")
-            return error_answer(case_id, self._dead or "")
-        try:
-            line = self._lines.get(timeout=self.timeout)
+            line = self._lines.get(timeout=max(0.0, wait - (time.monotonic() - started)))
         except queue.Empty:
-            self._die(f"no answer within {self.timeout:g} s")
-            process.kill()
-            return error_answer(case_id, self._dead or "")
+            return self._die(case_id, f"no answer {self._limit_text(by_budget)}")
         if line is None:
-            process.wait(timeout=self.timeout)
-            self._die(f"adapter exited (status {process.returncode}) without answering")
-            return error_answer(case_id, self._dead or "")
+            return self._die(case_id, f"adapter exited (status {self._exit_status()}) without answering")
+        if isinstance(line, _TooLong):
+            return self._die(case_id, f"answer line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB")
         try:
-            response = json.loads(line)
-        except ValueError:
-            return error_answer(case_id, f"answer is not JSON: {line[:200]!r}")
+            response = strictjson.parse(line.decode("utf-8", "replace"), max_bytes=MAX_LINE_BYTES)
+        except strictjson.StrictJsonError as exc:
+            shown = line[:200].decode("utf-8", "replace")
+            return error_answer(case_id, f"answer is not JSON ({exc}): {shown!r}")
         problem = response_problem(response)
         if problem is not None:
             return error_answer(case_id, f"answer does not follow the protocol: {problem}")
         if response["id"] != case_id:
-            self._die(f"answer names case {response['id']!r}, expected {case_id!r} (out of order)")
-            return error_answer(case_id, self._dead or "")
+            return self._die(case_id, f"answer names case {response['id']!r}, expected {case_id!r} (out of order)")
         return dict(response)
 
     def __exit__(self, *_exc: object) -> None:
+        """Close stdin, give the adapter :data:`EXIT_GRACE` seconds to exit, then kill its process group;
+        never waits longer than that for the adapter, its children or the pipe threads."""
         process = self._process
         if process is not None:
-            try:
-                if process.stdin is not None:
-                    process.stdin.close()
-                process.wait(timeout=10)
-            except (OSError, subprocess.TimeoutExpired):
-                process.kill()
-                process.wait()
-            if self._pump_thread is not None:
-                self._pump_thread.join(timeout=10)
-            if process.stdout is not None:
-                process.stdout.close()
+            self._requests.put(None)
+            if self._dead is None:
+                self._exit_status()
+            _kill_group(process)
+            with contextlib.suppress(subprocess.TimeoutExpired):  # SIGKILL not delivered: do not wait on
+                process.wait(timeout=EXIT_GRACE)
+            self._closing.set()
+            for thread in self._threads:
+                thread.join(timeout=JOIN_GRACE)
         if self._stderr is not None:
             self._stderr.close()

@@ -13,9 +13,15 @@ is compared on its verdict only.
 
 An ``error`` answer (the adapter or the implementation failed on that case) is never an agreement and
 never a listed divergence: it fails the run whatever ``golden/divergences.json`` says. An adapter that
-dies (cannot start, exits, answers out of order, times out) stops the run at once with
-:class:`AdapterFailure`, whose one message names the implementation, the case and the last lines of
-the adapter's stderr. Adapters start in the caller's working directory.
+dies (cannot start, exits, answers out of order, times out, stops reading, answers with an over-long
+line, or outlives the run's overall ``budget``) stops the run at once with :class:`AdapterFailure`,
+whose one message names the implementation, the case and the last lines of the adapter's stderr.
+Adapters start in the caller's working directory.
+
+``unsupported`` is not a failure case by case, but "unsupported for everything" is never agreement: a
+live implementation that supports fewer cases of a kind than its :func:`support_floor` (the kit: every
+case; the engine: every case its recording answers; any other: at least one) is a :class:`Shortfall`
+and fails the run, with a message saying so (restrict the run with ``--kinds`` to the kinds it has).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import os
 import shlex
 import struct
 import sys
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -39,6 +46,7 @@ LIVE: Final = "live"
 RECORDED_IMPLEMENTATIONS: Final = ("engine", "training", "service")
 ENV_PREFIX: Final = "DICECHESS_CONFORMANCE_"
 DEFAULT_TIMEOUT: Final = 120.0
+DEFAULT_BUDGET: Final = 3600.0  # seconds for all the live exchanges of one run
 
 
 class UsageError(ContractError, ValueError):
@@ -153,11 +161,17 @@ def recorded_answer(implementation: str, case: Case) -> dict[str, Any]:
     return {"id": case.id, "status": "ok", **recording.fields}
 
 
-def ask_all(implementation: Implementation, cases: Sequence[Case], timeout: float) -> list[dict[str, Any]]:
+def budget_text(budget: float) -> str:
+    return f"the run's overall budget of {budget:g} s (--budget)"
+
+
+def ask_all(implementation: Implementation, cases: Sequence[Case], timeout: float,
+            deadline: float | None = None, budget: float = DEFAULT_BUDGET) -> list[dict[str, Any]]:
     if implementation.mode == RECORDED:
         return [recorded_answer(implementation.name, case) for case in cases]
     answers = []
-    with LiveAdapter(implementation.name, implementation.command, timeout) as adapter:
+    with LiveAdapter(implementation.name, implementation.command, timeout, deadline=deadline,
+                     budget_text=budget_text(budget)) as adapter:
         for case in cases:
             answers.append(adapter.ask(case.request_line()))
             if adapter.dead is not None:
@@ -179,6 +193,51 @@ def evaluate(implementation: Implementation, cases: Sequence[Case], answers: Seq
 # ---------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Shortfall:
+    """A live implementation that supported fewer cases of ``kind`` than its floor."""
+
+    implementation: str
+    kind: str
+    cases: int
+    supported: int
+    floor: int
+    why: str  # what the floor is
+
+    @property
+    def message(self) -> str:
+        return (f"implementation {self.implementation!r} supports {self.supported} of the {self.cases} {self.kind}"
+                f" cases it was asked, fewer than {self.floor} ({self.why}): answering 'unsupported' is never"
+                f" agreement; fix the adapter, or leave {self.kind} out with --kinds")
+
+
+def support_floor(implementation: str, kind: str, cases: Sequence[Case]) -> tuple[int, str]:
+    """(the fewest ``kind`` cases a live ``implementation`` must support, what that floor is)."""
+    mine = [case for case in cases if case.kind == kind]
+    if implementation == "kit":
+        return len(mine), "the kit's adapter answers every case"
+    if implementation == "engine":
+        recorded = sum(1 for case in mine if "engine" in case.recorded)
+        if recorded:
+            return recorded, "the engine's recorded answers cover that many"
+    return 1, "an implementation must support at least one case of each kind it is asked"
+
+
+def shortfalls(implementations: Sequence[Implementation], cases: Sequence[Case], results: Sequence[Result]
+               ) -> list[Shortfall]:
+    out = []
+    for impl in implementations:
+        if impl.mode != LIVE:
+            continue
+        for kind in dict.fromkeys(case.kind for case in cases):
+            mine = [r for r in results if r.implementation == impl.name and r.case.kind == kind]
+            supported = sum(1 for r in mine if r.status != "unsupported")
+            floor, why = support_floor(impl.name, kind, cases)
+            if mine and supported < min(floor, len(mine)):
+                out.append(Shortfall(impl.name, kind, len(mine), supported, min(floor, len(mine)), why))
+    return out
+
+
 @dataclass
 class Run:
     implementations: list[Implementation]
@@ -190,10 +249,11 @@ class Run:
     errors: list[Result] = field(default_factory=list)
     stale: list[Divergence] = field(default_factory=list)
     unchecked: list[Divergence] = field(default_factory=list)
+    shortfalls: list[Shortfall] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.unlisted and not self.stale and not self.errors
+        return not self.unlisted and not self.stale and not self.errors and not self.shortfalls
 
 
 def classify(run: Run) -> Run:
@@ -230,9 +290,14 @@ def classify(run: Run) -> Run:
 
 
 def run(implementations: Iterable[Implementation], cases: Sequence[Case], kinds: Sequence[str],
-        divergences: Sequence[Divergence], timeout: float = DEFAULT_TIMEOUT) -> Run:
+        divergences: Sequence[Divergence], timeout: float = DEFAULT_TIMEOUT, *, budget: float = DEFAULT_BUDGET
+        ) -> Run:
+    """Ask every implementation every case; ``timeout`` bounds each exchange, ``budget`` all of them."""
     impls = list(implementations)
+    deadline = time.monotonic() + budget
     results: list[Result] = []
     for impl in impls:
-        results.extend(evaluate(impl, cases, ask_all(impl, cases, timeout)))
-    return classify(Run(impls, list(kinds), results, list(divergences)))
+        results.extend(evaluate(impl, cases, ask_all(impl, cases, timeout, deadline, budget)))
+    outcome = classify(Run(impls, list(kinds), results, list(divergences)))
+    outcome.shortfalls = shortfalls(impls, cases, results)
+    return outcome

@@ -30,14 +30,15 @@ STYLE = """
 table.stack { border-collapse: collapse; font-size: 0.85em; margin: 0.3em 0; }
 table.stack th, table.stack td { border: 1px solid #ddd; padding: 2px 6px; vertical-align: top; }
 table.stack th { background: #f4f4f4; font-weight: normal; text-align: left; }
+table.stack caption { text-align: left; font-weight: bold; white-space: nowrap; }
 table.stack td.num { text-align: right; font-family: ui-monospace, monospace; white-space: nowrap; }
 td.changed, .changed { background: #ffb3b3; font-weight: bold; }
 @media (max-width: 640px) {
   table.stack, table.stack tbody, table.stack tr, table.stack td, table.stack caption { display: block; }
   table.stack tr.head { display: none; }
   table.stack tr { border: 1px solid #ccc; margin: 0 0 0.4em 0; }
-  table.stack td { border: none; border-bottom: 1px solid #eee; text-align: left !important;
-                   overflow-wrap: anywhere; white-space: normal; }
+  table.stack td, table.stack td.num { border: none; border-bottom: 1px solid #eee; text-align: left;
+                                      overflow-wrap: anywhere; white-space: normal; }
   table.stack td::before { content: attr(data-label) ": "; font-weight: normal; color: #555;
                            font-family: system-ui, sans-serif; }
 }
@@ -110,7 +111,8 @@ def _cell(label: str, value: str, css: str = "") -> str:
 
 def table(changes: Sequence[ColumnChange], old_label: str, new_label: str, row_attributes: str = "") -> str:
     """One row per changed column: schemas, probes, cells, and one example's values on both sides."""
-    heads = ("column", "schemas", "probes", "cells", f"e.g. {old_label}", "bits", new_label, "bits")
+    heads = ("column", "schemas", "probes", "cells", f"e.g. {old_label}", f"{old_label} bits", new_label,
+             f"{new_label} bits")
     rows = []
     for change in changes:
         example = change.example

@@ -23,6 +23,10 @@ dl.provenance dd { margin: 0; overflow-wrap: anywhere; }
 .scroll { overflow-x: auto; max-width: 100%; }
 code, .mono { font-family: ui-monospace, monospace; }
 [hidden] { display: none !important; }
+@media (max-width: 640px) {
+  dl.provenance { grid-template-columns: minmax(0, 1fr); gap: 0; }
+  dl.provenance dd { margin: 0 0 0.3em 0.8em; }
+}
 """
 
 
@@ -31,12 +35,17 @@ def text(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def header(title: str, provenance: Provenance, rows: Sequence[tuple[str, str]]) -> str:
-    """The page title and a definition list: kit version, commit, date, then the page's own rows."""
+def provenance_list(provenance: Provenance, rows: Sequence[tuple[str, str]]) -> str:
+    """A definition list: kit version, commit, date, then the page's own rows."""
     facts = [("kit version", provenance.kit_version), ("commit", provenance.commit_text()),
              ("written", provenance.date), *rows]
     items = "".join(f"<dt>{text(k)}</dt><dd>{text(v)}</dd>" for k, v in facts)
-    return f'<h1>{text(title)}</h1><dl class="provenance" id="provenance">{items}</dl>'
+    return f'<dl class="provenance" id="provenance">{items}</dl>'
+
+
+def header(title: str, provenance: Provenance, rows: Sequence[tuple[str, str]]) -> str:
+    """The page title, then its :func:`provenance_list`."""
+    return f"<h1>{text(title)}</h1>{provenance_list(provenance, rows)}"
 
 
 def document(title: str, head: str, body: str, style: str = "", script: str = "") -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from contract.core.changesummary import STYLE as SUMMARY_STYLE
 from contract.core.changesummary import ChangedCell, bits_text, block, value_text
 from contract.core.floattext import float32_text
-from contract.core.htmlpage import document, header, text
+from contract.core.htmlpage import document, provenance_list, text
 from contract.core.provenance import Provenance
 from contract.core.registry import feature_schemas
 from contract.core.strictjson import parse as parse_json
@@ -62,6 +62,7 @@ svg.board { flex: none; }
 .other { display: block; font-size: 0.85em; color: #700; }
 @media (max-width: 640px) {
   section.probe { flex-direction: column; }
+  #filters { position: static; }
   #filters input[type=search] { width: 100%; }
   #filters label { flex: 1 1 100%; }
 }
@@ -305,7 +306,8 @@ def render(generated: Mapping[str, bytes], drift_cells: Sequence[Cell], agreemen
     links = ", ".join(f'<a href="#{text(p)}">{text(p)}</a>' for p in flagged)
     summary = f'<p class="flagged">Probes with highlighted cells: {links}.</p>' if flagged else ""
     blocks = "\n".join(_probe_block(p, corpora, changes.get(p["id"], ()), agreement.recorded_by) for p in probes)
-    body = (f"{_summary(drift_cells, agreement)}{_controls(corpora, len(probes))}{_schema_table(corpora, changes)}"
+    body = (f"{provenance_list(provenance, facts)}{_controls(corpora, len(probes))}{_schema_table(corpora, changes)}"
             f"{summary}"
             f"{boards.definitions()}<main>\n{blocks}\n</main>")
-    return document(TITLE, header(TITLE, provenance, facts), body, STYLE + SUMMARY_STYLE, SCRIPT)
+    head = f"<h1>{text(TITLE)}</h1>{_summary(drift_cells, agreement)}"  # what changed first, then where from
+    return document(TITLE, head, body, STYLE + SUMMARY_STYLE, SCRIPT)

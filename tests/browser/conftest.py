@@ -18,9 +18,11 @@ from typing import Any
 
 import pytest
 
-GOLDEN_TESTS = Path(__file__).resolve().parents[1] / "golden"
-if str(GOLDEN_TESTS) not in sys.path:  # the golden tests' checkout helpers (copy, edit a vector, run)
-    sys.path.append(str(GOLDEN_TESTS))
+# the golden tests' checkout helpers (copy, edit a vector, run) and the conformance tests' clamp scenario
+for helpers in ("golden", "conformance"):
+    HELPERS = Path(__file__).resolve().parents[1] / helpers
+    if str(HELPERS) not in sys.path:
+        sys.path.append(str(HELPERS))
 
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",

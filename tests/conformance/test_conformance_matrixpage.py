@@ -7,8 +7,12 @@ import json
 import os
 import re
 import stat
+import struct
+import sys
+import tempfile
 from pathlib import Path
 
+import clamp_scenario
 import pytest
 
 from contract.conformance.__main__ import main
@@ -27,19 +31,40 @@ def test_the_page_lists_every_listed_divergence_with_its_reason(tmp_path: Path,
     assert main(["run", "--impl", "training=recorded", "--html", str(page_file)]) == 0
     page = page_file.read_text(encoding="utf-8")
     blocks = re.findall(r'<div class="case (\w+)" data-case-id="([^"]+)" data-implementation="training" '
-                        r'data-outcome="\1"><dl>(.*?)</dl></div>', page, re.S)
+                        r'data-kind="([^"]+)" data-outcome="\1">(.*?)</details></div>', page, re.S)
     entries = _training_entries()
     assert entries
-    assert {case: outcome for outcome, case, _ in blocks} == dict.fromkeys(entries, "listed")
-    for _, case, facts in blocks:
-        reason = re.search(r"<dt>reason</dt><dd>(.*?)</dd>", facts)
+    assert {case: outcome for outcome, case, _, _ in blocks} == dict.fromkeys(entries, "listed")
+    for _, case, kind, facts in blocks:
+        assert html.unescape(case).startswith(f"{kind}/")
+        reason = re.search(r'<p class="reason"><b>reason</b>: (.*?)</p>', facts)
         assert reason is not None and html.unescape(reason.group(1)) == entries[html.unescape(case)]
         assert "<dt>request</dt>" in facts and "<dt>expected</dt>" in facts and "<dt>got</dt>" in facts
+        assert '<table class="stack fields">' in facts  # the compared fields, the differing ones marked
+        assert re.search(r'<td class="changed" data-label="got">', facts), facts
     for anchor in re.findall(r'<a href="#([^"]+)">\d+ listed</a>', page):
         assert f'<section id="{anchor}" class="group">' in page
     assert "<dt>implementation training</dt><dd>recorded: answers replayed" in page
     assert '<p class="verdict-pass" id="verdict">PASS' in page
+    assert (f'<p class="what-changed">What changed: nothing fails the run. {len(entries)} listed divergences'
+            " (known, each with its reason below).</p>") in page
     assert "Known divergences" in capsys.readouterr().out  # the text report is still printed
+
+
+def test_the_page_names_no_path_of_the_machine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page_file = tmp_path / "m.html"
+    div = tmp_path / "div.json"
+    div.write_bytes((golden_dir() / "divergences.json").read_bytes())
+    assert main(["run", "--impl", "kit", "--impl", "training=recorded", "--kinds", "tensor-contract",
+                 "--divergences", str(div), "--html", str(page_file)]) == 0
+    page = page_file.read_text(encoding="utf-8")
+    for machine in (str(golden_dir().parent.resolve()), sys.executable, sys.prefix, str(tmp_path),
+                    tempfile.gettempdir() + "/", str(Path.home()) + "/"):
+        assert machine not in page, machine
+    assert "<dt>known-divergences file</dt><dd>div.json</dd>" in page
+    assert "<dt>implementation kit</dt><dd>live: python -m contract.conformance.adapter</dd>" in page
+    assert "&quot;graph&quot;: &quot;golden/" in page  # a tensor case's model, named inside the kit
+    capsys.readouterr()
 
 
 @pytest.mark.parametrize("where", ["directory", "missing-parent"])
@@ -107,3 +132,56 @@ def test_a_page_target_that_is_not_a_regular_file_is_refused(
     assert expected in err
     assert target.is_symlink() if node == "symlink" else not target.is_file()
     assert node != "symlink" or (tmp_path / "real.html").read_text(encoding="utf-8") == "kept"
+
+
+def _bits(value: float) -> str:
+    return "0x" + struct.pack(">f", value).hex()
+
+
+def _text(value: float) -> str:
+    assert value.is_integer(), value  # the clamp's values are whole: Java's Float.toString is "<n>.0"
+    return f"{value:.1f}"
+
+
+@pytest.mark.slow
+def test_one_clamped_column_is_named_in_the_summary_and_in_every_case(tmp_path: Path) -> None:
+    page_file = tmp_path / "m.html"
+    done = clamp_scenario.run_clamped(tmp_path, page_file)
+    assert done.returncode == 1, done.stdout + done.stderr
+    page = re.sub(r' data-label="[^"]*"', "", page_file.read_text(encoding="utf-8"))
+    changes = clamp_scenario.expected_changes()
+    schemas, probes = {c.schema for c in changes}, {c.probe for c in changes}
+    assert (f'<p class="what-changed">clamped · features, {len(changes)} cases: one column,'
+            f" <code>king_safety_diff</code>, in {len(schemas)} schemas, {len(probes)} probes"
+            f" ({len(changes)} cells).</p>") in page
+    assert f'<p class="verdict-fail" id="verdict">FAIL: {len(changes)} unlisted disagreement(s)' in page
+    blocks = re.findall(r'<div class="case unlisted" data-case-id="([^"]+)" data-implementation="clamped"'
+                        r' data-kind="features" data-outcome="unlisted">(.*?)</details></div>', page, re.S)
+    assert [html.unescape(case) for case, _ in blocks] == [c.case for c in changes]
+    for (_, block), change in zip(blocks, changes, strict=True):
+        rows = re.findall(r'<tr data-column="([^"]+)">(.*?)</tr>', block)
+        assert len(rows) == 1 and rows[0][0] == "king_safety_diff", block
+        cells = re.findall(r"<td[^>]*>([^<]*)</td>", rows[0][1])
+        assert cells == ["king_safety_diff", "8", _text(change.expected), _bits(change.expected),
+                         _text(change.got), _bits(change.got)]
+        assert f"probe {change.probe}" in block
+
+
+def test_a_wide_vector_lists_its_first_differing_columns_by_name_and_counts_the_rest() -> None:
+    from contract.conformance.corpus import Case, Expected
+    from contract.conformance.matrixpage import COLUMNS_SHOWN, Portable, _case
+    from contract.conformance.runner import Result
+
+    columns = json.loads((golden_dir().parent / "schema" / "feature-schemas.json").read_text(encoding="utf-8"))
+    raw = next(s for s in columns["schemas"] if s["id"] == "raw-board-768-v1")
+    expected = [0.0] * 768
+    got: list[object] = [1.0] * 767 + ["x"]  # every column differs; the last is not even a number
+    case = Case("features/vectors/raw-board-768-v1/p", "features",
+                {"schemaId": "raw-board-768-v1", "fen": "8/8/8/8/8/8/8/8 w - - 0 1", "side": "white"},
+                Expected({"vector": expected}), "test")
+    block = _case(Result("x", case, "disagree", {"vector": got}, ("vector",)), "unlisted", None,
+                  Portable("/nowhere", ()))
+    names = re.findall(r'<tr data-column="([^"]+)">', block)
+    assert names == raw["columns"][:COLUMNS_SHOWN]
+    assert "<caption>768 differing columns</caption>" in block
+    assert f"and {768 - COLUMNS_SHOWN} more differing columns" in block

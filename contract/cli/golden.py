@@ -244,6 +244,7 @@ def run_report(root: Path, output: str) -> int:
     try:
         check_page_target(target / "index.html", "report page",
                           (("corpus file", p) for p in files_under(*(root / d for d in CORPUS_DIRS))),
+                          read_directories=[(f"corpus's {d}/ directory", root / d) for d in CORPUS_DIRS],
                           parent_may_be_missing=True)
     except PageTargetError as exc:
         raise CorpusError(str(exc)) from None

@@ -473,7 +473,8 @@ def run_inputs(divergences_file: Path, implementations: Sequence[Implementation]
 def target_problem(path: Path, divergences_file: Path, implementations: Sequence[Implementation] = ()) -> str | None:
     """Why the page cannot be written at ``path`` (checked before anything runs), or None."""
     try:
-        check_page_target(path, "page", run_inputs(divergences_file, implementations))
+        check_page_target(path, "page", run_inputs(divergences_file, implementations),
+                          read_directories=(("kit's corpus", golden_dir()), ("kit's schemas", schema_dir())))
     except PageTargetError as exc:
         return str(exc).removeprefix(f"{path}: ")
     return None

@@ -7,6 +7,8 @@ publish a page by renaming a complete temporary sibling onto its name
 * a target that exists and is not a regular file (a directory, a FIFO, a device such as ``/dev/null``,
   a socket) or is a symbolic link: the rename would replace the node, or the link, instead of writing
   through it;
+* a target inside a directory the run reads (``golden/``, ``schema/``, …, after resolving links): a
+  page there is refused the first time as the second, not only once it exists;
 * a target that is the same file as one of the run's inputs (the known-divergences file, a corpus
   file, an adapter's script): the page would destroy it. "Same" is decided by identity
   (``st_dev``/``st_ino``, so a hard link is caught) and by resolved name (a symbolic link on the way);
@@ -72,9 +74,10 @@ def _identity(path: Path) -> Identity | None:
 
 
 def check_page_target(path: Path, role: str, inputs: Iterable[tuple[str, Path]] = (), *,
-                      parent_may_be_missing: bool = False) -> None:
+                      read_directories: Iterable[tuple[str, Path]] = (), parent_may_be_missing: bool = False) -> None:
     """Refuse (:class:`PageTargetError`) a page target that is a link, exists and is not a regular file,
-    is the same file as one of ``inputs`` ((role, path) pairs) or sits in a missing directory."""
+    lies inside one of ``read_directories`` or is the same file as one of ``inputs`` ((role, path)
+    pairs), or sits in a missing directory."""
     if path.is_symlink():
         raise PageTargetError(f"{path}: is a symbolic link; give the {role} as the path it points to")
     try:
@@ -91,6 +94,10 @@ def check_page_target(path: Path, role: str, inputs: Iterable[tuple[str, Path]] 
                               " (it is published by renaming a new file onto that name)")
     identity = None if info is None else (info.st_dev, info.st_ino)
     name = os.path.realpath(path)
+    for directory_role, directory in read_directories:
+        if name.startswith(os.path.realpath(directory) + os.sep):
+            raise PageTargetError(f"{path}: is inside the {directory_role} ({directory}), which the run reads;"
+                                  f" write the {role} elsewhere")
     for input_role, source in inputs:
         if os.path.realpath(source) == name or (identity is not None and _identity(source) == identity):
             raise PageTargetError(f"{path}: is the same file as the {input_role} ({source}), which the run"

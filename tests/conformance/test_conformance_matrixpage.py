@@ -185,3 +185,16 @@ def test_a_wide_vector_lists_its_first_differing_columns_by_name_and_counts_the_
     assert names == raw["columns"][:COLUMNS_SHOWN]
     assert "<caption>768 differing columns</caption>" in block
     assert f"and {768 - COLUMNS_SHOWN} more differing columns" in block
+
+
+@pytest.mark.parametrize("where", ["golden/conformance/new-page.html", "schema/new-page.html"])
+def test_a_page_inside_the_corpus_is_refused_even_before_it_exists(
+        where: str, capsys: pytest.CaptureFixture[str]) -> None:
+    target = golden_dir().parent / where
+    assert not target.exists()
+    try:
+        err = _refused([], target, capsys)
+        assert "which the run reads; write the page elsewhere" in err
+        assert not target.exists()
+    finally:  # a kit that writes it anyway must not leave it in the checkout
+        target.unlink(missing_ok=True)

@@ -162,3 +162,11 @@ def test_report_refuses_an_index_html_that_is_not_a_regular_file_of_its_own(
     assert f"{target}: {expected}" in err, err
     assert target.is_symlink() if node == "symlink" else (node == "corpus-file") == target.is_file()
     assert corpus_file.read_bytes() == before
+
+
+def test_report_refuses_an_output_inside_the_corpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = copy_checkout(tmp_path / "repo")
+    result = run_golden(root, "report", "--output", str(root / "golden" / "report"))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "is inside the corpus's golden/ directory" in result.stderr
+    assert not (root / "golden" / "report").exists()

@@ -1,0 +1,126 @@
+package dicechess.contract;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The command: {@code java -jar dicechess-contract-jvm-VERSION.jar check DIR} (= {@code dicechess-contract vendor
+ * --check DIR}) and {@code vectors SCHEMA} (each golden probe's vector as float32 bit patterns). Exit 0 matches, 1
+ * differs or refused, 2 usage, 130 interrupted.
+ */
+public final class Main {
+    static final int OK = 0;
+    static final int REFUSED = 1;
+    static final int USAGE = 2;
+    static final String PROG = "dicechess-contract-jvm";
+    static final String EXIT_CODES = "exit codes: 0 matches, 1 differs or refused (each problem named), 2 usage error, "
+        + "130 interrupted";
+    static final String USAGE_TEXT = "usage: " + PROG + " check DIR | vectors SCHEMA | --version | --help";
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
+        System.exit(run(List.of(args), out, err));
+    }
+
+    static int run(List<String> args, PrintStream out, PrintStream err) {
+        if (args.size() == 1 && (args.get(0).equals("--help") || args.get(0).equals("-h"))) {
+            out.println(USAGE_TEXT);
+            out.println("  check DIR       check a vendored copy against its lock and this jar's kit (= vendor --check)");
+            out.println("  vectors SCHEMA  print each golden probe's vector of SCHEMA as float32 bit patterns");
+            out.println(EXIT_CODES);
+            return OK;
+        }
+        if (args.size() == 1 && args.get(0).equals("--version")) {
+            try {
+                out.println(PROG + " " + VendorCheck.kitLock().kitVersion());
+                return OK;
+            } catch (IOException ex) {
+                err.println(PROG + ": " + ex.getMessage());
+                return REFUSED;
+            }
+        }
+        if (args.size() == 2 && args.get(1).equals("--help")) {
+            out.println(args.get(0).equals("check") ? "usage: " + PROG + " check DIR" : "usage: " + PROG + " vectors SCHEMA");
+            out.println(EXIT_CODES);
+            return OK;
+        }
+        if (args.size() != 2 || !(args.get(0).equals("check") || args.get(0).equals("vectors"))) {
+            err.println(USAGE_TEXT);
+            err.println(PROG + ": error: " + (args.isEmpty() ? "a command is required" : "unknown arguments " + args));
+            return USAGE;
+        }
+        return args.get(0).equals("check") ? check(args.get(1), out, err) : vectors(args.get(1), out, err);
+    }
+
+    static int check(String argument, PrintStream out, PrintStream err) {
+        Path directory = Path.of(argument);
+        String shown = pythonPath(argument);
+        Lock kit;
+        try {
+            kit = VendorCheck.kitLock();
+        } catch (IOException ex) {
+            err.println(PROG + ": " + ex.getMessage());
+            return REFUSED;
+        }
+        VendorCheck.Outcome outcome = VendorCheck.check(directory, kit);
+        if (outcome.refusal() != null) {
+            out.println("vendor --check: " + outcome.refusal());
+            return REFUSED;
+        }
+        for (VendorCheck.Problem problem : outcome.problems()) {
+            out.println("FAIL " + join(shown, problem.file()) + ": " + problem.problem());
+        }
+        if (!outcome.problems().isEmpty()) {
+            out.println("vendor --check: " + outcome.problems().size() + " problem(s) in " + shown);
+            return REFUSED;
+        }
+        out.println("vendor --check: " + shown + " matches the installed kit");
+        return OK;
+    }
+
+    static int vectors(String schema, PrintStream out, PrintStream err) {
+        GoldenVectors.VectorFile file;
+        try {
+            file = GoldenVectors.load(schema);
+        } catch (GoldenVectors.VectorException ex) {
+            err.println(PROG + " vectors: " + ex.getMessage());
+            return REFUSED;
+        }
+        for (GoldenVectors.Probe probe : file.probes()) {
+            StringBuilder line = new StringBuilder(probe.id()).append('\t');
+            for (float value : probe.features()) {
+                line.append(String.format("%08x", Float.floatToRawIntBits(value)));
+            }
+            out.println(line);
+        }
+        return OK;
+    }
+
+    /** {@code directory / name} as pathlib joins them. */
+    static String join(String directory, String name) {
+        return directory.equals(".") ? name : directory.endsWith("/") ? directory + name : directory + "/" + name;
+    }
+
+    /** A path as Python's pathlib shows it: repeated slashes and '.' parts dropped, no trailing slash. */
+    static String pythonPath(String text) {
+        boolean absolute = text.startsWith("/");
+        StringBuilder out = new StringBuilder(absolute ? "/" : "");
+        for (String part : text.split("/")) {
+            if (part.isEmpty() || part.equals(".")) {
+                continue;
+            }
+            if (out.length() > (absolute ? 1 : 0)) {
+                out.append('/');
+            }
+            out.append(part);
+        }
+        return out.length() == 0 ? "." : out.toString();
+    }
+}

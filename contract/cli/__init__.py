@@ -15,6 +15,8 @@ from collections.abc import Sequence
 
 from contract import __version__
 from contract.cli.parser import ContractParser
+from contract.core.checktable import CheckTableError
+from contract.core.consoletext import console_text
 from contract.core.exitcodes import EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, exit_code_help
 from contract.core.interrupts import flush_stdout, silence_stdout, terminate_as_interrupt
 from contract.core.streams import make_streams_safe
@@ -92,6 +94,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         silence_stdout()
+        return EXIT_REFUSED
+    except CheckTableError as broken:  # an edited or stale table: nothing is checked without it
+        print(console_text(f"{PROG}: {broken}"), file=sys.stderr)
         return EXIT_REFUSED
     flush_stdout()
     return code

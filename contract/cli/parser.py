@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from contract.core.exitcodes import EXIT_USAGE, exit_code_help
-from contract.model.compatibility import engine_version_problem
 
 EXIT_TABLE_TITLE = "exit codes:"
 
@@ -92,6 +91,8 @@ class ContractParser(argparse.ArgumentParser):
 def engine_version(text: str) -> str:
     """The ``type=`` of every ``--engine-version`` that names a host version: a version that is not
     MAJOR.MINOR.PATCH is a usage error of the command (exit 2), not a refusal of what it reads."""
+    from contract.model.compatibility import engine_version_problem  # the table is read when a command runs
+
     problem = engine_version_problem(text)
     if problem is not None:
         raise argparse.ArgumentTypeError(problem.removeprefix("invalid engine version: "))

@@ -33,6 +33,7 @@ from functools import cache
 from typing import Any, Final, Generic, TypeVar
 
 from contract.core import formatversion
+from contract.core.errors import ContractError
 from contract.core.resources import schema_dir
 
 S = TypeVar("S")
@@ -292,6 +293,31 @@ class Table:
                 used.add(entry.code)
                 out.append(Check(entry.code, tests[entry.code], entry.message, entry.field))
         return tuple(out)
+
+
+class CheckTableError(ContractError, KeyError):
+    """A table file that lacks a check its interpreter implements: edited or stale. Refused when the
+    interpreter is loaded, so that no reader runs with the check silently gone (fail closed)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def require_codes(table: Table, family: str, implemented: Iterable[str]) -> None:
+    """Raise :class:`CheckTableError` unless every code in ``implemented`` is a check of ``family``.
+
+    A family interpreted by kind (the manifest's, engineCompatibility's) would otherwise lose a check
+    without a word when its entry is deleted: the interpreter states which checks it implements."""
+    stated = {entry.code for entry in _flatten(table.family(family))}
+    missing = [code for code in implemented if code not in stated]
+    if missing:
+        raise CheckTableError(f"schema/{table.file}: the {family} family lacks the check {missing[0]!r} "
+                              f"({len(missing)} missing): the table is edited or stale, and nothing is "
+                              "served without it")
 
 
 CONTRACT_TABLE: Final = Table(TABLE_FILE)

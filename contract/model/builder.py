@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from contract.core import strictjson
+from contract.core.arguments import not_a_path, not_a_string, wrong_type
 from contract.core.checktable import CONTRACT_TABLE
 from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal, refusal
@@ -227,12 +228,37 @@ def _publishing(out: Path) -> str:
     return refusal("builder.refused", path=out).message
 
 
+def _argument_refusal(spec: object, out: object, engine_version: object) -> Refusal | None:
+    """The first argument of :func:`build_package` (or field of its spec) of the wrong type."""
+    if not isinstance(spec, PackageSpec):
+        return wrong_type("spec", "a PackageSpec", spec)
+    provenance = spec.provenance
+    if provenance is not None and not (isinstance(provenance, Mapping)
+                                       and all(isinstance(k, str) and isinstance(v, str)
+                                               for k, v in provenance.items())):
+        return wrong_type("spec.provenance", "a mapping of strings to strings or None", provenance)
+    temperature = spec.calibration_temperature
+    if temperature is not None and (isinstance(temperature, bool) or not isinstance(temperature, (int, float))):
+        return wrong_type("spec.calibration_temperature", "a number or None", temperature)
+    if not isinstance(spec.allow_service_unmountable, bool):
+        return wrong_type("spec.allow_service_unmountable", "a bool", spec.allow_service_unmountable)
+    return (not_a_path("spec.model", spec.model) or not_a_path("out", out)
+            or not_a_string("spec.schema_id", spec.schema_id) or not_a_string("spec.role", spec.role)
+            or not_a_string("spec.engine_compatibility", spec.engine_compatibility)
+            or not_a_string("spec.model_id", spec.model_id)
+            or not_a_string("spec.evaluation_profile", spec.evaluation_profile, optional=True)
+            or not_a_string("engine_version", engine_version, optional=True))
+
+
 def build_package(spec: PackageSpec, out: Path, engine_version: str | None = None) -> ModelPackage | Refusal:
     """Write and validate a package at ``out``; return it, or why nothing was published there.
 
     A filesystem error (a name too long, a directory that cannot be written, a full disk) is a
     refusal too; whatever was staged is removed first.
     """
+    wrong = _argument_refusal(spec, out, engine_version)
+    if wrong is not None:
+        return wrong
     out = Path(out)
     try:
         return _build(spec, out, engine_version)

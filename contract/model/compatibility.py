@@ -28,7 +28,17 @@ from typing import Final
 
 from lark import Lark, LarkError, Token, Tree
 
-from contract.core.checktable import PASS, Fields, first_failure, table_check, table_entry, table_family
+from contract.core.arguments import not_a_string
+from contract.core.checktable import (
+    CONTRACT_TABLE,
+    PASS,
+    Fields,
+    first_failure,
+    require_codes,
+    table_check,
+    table_entry,
+    table_family,
+)
 from contract.core.refusal import Refusal
 from contract.core.resources import grammar_dir
 
@@ -171,6 +181,9 @@ def _holds(q: Question) -> Fields | None:
 # What each kind of check in the table's engineCompatibility family tests; the order is the table's.
 TESTS: Final = {"hostSyntax": _host_syntax, "hostRange": _host_range, "blank": _blank,
                 "grammar": _grammar, "holds": _holds}
+IMPLEMENTED: Final = ("engineCompatibility.engineVersion.syntax", "engineCompatibility.engineVersion.range",
+                      "engineCompatibility.blank", "engineCompatibility.invalid", "engineCompatibility.excluded")
+require_codes(CONTRACT_TABLE, "engineCompatibility", IMPLEMENTED)
 CHECKS: Final = tuple(table_check(entry, TESTS[entry.kind]) for entry in table_family("engineCompatibility"))
 
 
@@ -182,7 +195,13 @@ def engine_version_problem(engine_version: str) -> str | None:
 
 
 def evaluate(constraint: str, engine_version: str) -> Compatibility:
-    """Decide whether ``constraint`` admits ``engine_version``; never raises for string input."""
+    """Decide whether ``constraint`` admits ``engine_version``; never raises, whatever the arguments (a
+    wrong type is refused as the value it stands for: the host version first, as the engine reads it)."""
+    for argument, value, outcome in (("engine_version", engine_version, Outcome.INVALID_ENGINE_VERSION),
+                                     ("constraint", constraint, Outcome.INVALID_CONSTRAINT)):
+        wrong = not_a_string(argument, value)
+        if wrong is not None:
+            return Compatibility(outcome, wrong.message, wrong.code)
     failure = first_failure(CHECKS, Question(constraint, engine_version))
     if failure is None:
         return Compatibility(Outcome.SATISFIED, None)

@@ -32,7 +32,9 @@ from functools import cache
 from typing import Any, Final
 
 from contract.core import strictjson
+from contract.core.arguments import TEXT_OR_BYTES, not_a_string, wrong_type
 from contract.core.checktable import (
+    CONTRACT_TABLE,
     PASS,
     Check,
     Entry,
@@ -41,6 +43,7 @@ from contract.core.checktable import (
     TableEntry,
     Within,
     first_failure,
+    require_codes,
     table_family,
 )
 from contract.core.refusal import Refusal
@@ -393,6 +396,22 @@ def _interpret(entry: TableEntry, in_group: bool = False) -> Entry[Any]:
     return check if in_group else Within(_at(entry.of), [check])
 
 
+# The checks this interpreter implements (kinds bind them; the table orders and words them). A table
+# without one of them is refused at import (contract.core.checktable.require_codes): fail closed.
+IMPLEMENTED: Final = (
+    "manifest.notObject", "manifest.engineVersion.notString", "manifest.manifestVersion.missing",
+    "manifest.manifestVersion.notString", "manifest.manifestVersion.unsupported",
+    "manifest.field.notDefined", "manifest.field.requiredByVersion", "manifest.field.missing",
+    "manifest.field.notString", "manifest.field.notWholeNumber", "manifest.field.notObject",
+    "manifest.property.notNumber", "manifest.property.notString", "manifest.entry.notScalar",
+    "manifest.modelId.blank", "manifest.modelSha256.pattern", "manifest.modelRole.unknown",
+    "manifest.featureSchema.unknown", "manifest.featureCount.mismatch", "manifest.inputName.blank",
+    "manifest.outputName.blank", "manifest.perspective.unsupported", "manifest.engineCompatibility",
+    "manifest.modelRole.cannotServe",
+)
+require_codes(CONTRACT_TABLE, "manifest", IMPLEMENTED)
+
+
 @cache
 def checks() -> Sequence[Entry[_Reading]]:
     """The manifest family of the check table, each entry bound to what its kind tests."""
@@ -430,6 +449,9 @@ def _manifest(reading: _Reading) -> Manifest:
 
 def check_document(raw: Any, engine_version: str, expected_role: str | None = None) -> ManifestResult:
     """Run the check table over an already-parsed JSON value."""
+    wrong = not_a_string("expected_role", expected_role, optional=True)
+    if wrong is not None:
+        return ManifestResult(None, wrong)
     reading = _Reading(raw, engine_version, expected_role)
     failure = first_failure(checks(), reading)
     if failure is not None:
@@ -438,7 +460,12 @@ def check_document(raw: Any, engine_version: str, expected_role: str | None = No
 
 
 def read_manifest(data: bytes | str, engine_version: str, expected_role: str | None = None) -> ManifestResult:
-    """Parse manifest text strictly, then run the check table. Never raises for bad input."""
+    """Parse manifest text strictly, then run the check table. Never raises, whatever the arguments
+    (``data`` may be any bytes-like object)."""
+    if isinstance(data, (bytearray, memoryview)):
+        data = bytes(data)
+    if not isinstance(data, (str, bytes)):
+        return ManifestResult(None, wrong_type("data", TEXT_OR_BYTES, data))
     try:
         raw = strictjson.parse(data)
     except strictjson.StrictJsonError as refused:

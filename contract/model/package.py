@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Final
 
+from contract.core.arguments import not_a_path, not_a_string
 from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal, refusal
 from contract.core.strictjson import MAX_BYTES
@@ -31,6 +32,9 @@ from contract.model.manifest import Manifest, read_manifest
 MODEL_FILE_NAME: Final = "model.onnx"
 MANIFEST_FILE_NAME: Final = "manifest.json"
 DIGEST_BUFFER: Final = 64 * 1024
+# protobuf cannot parse a message of 2 GiB or more, so no ONNX Runtime loads a self-contained graph that
+# large (a larger model keeps its weights as external data, which the kit refuses): refused unread.
+MAX_MODEL_BYTES: Final = 2**31 - 1
 
 PathLike = str | os.PathLike[str]
 
@@ -129,12 +133,36 @@ class _Outside(Exception):
     """A file that was inside at the check and is a link to elsewhere when opened."""
 
 
-def _read(path: Path, root: Path | None, limit: int | None = None) -> bytes:
+def _read(path: Path, root: Path | None, limit: int) -> bytes:
     """The bytes of a regular file inside ``root``, read through one descriptor (raises OSError, _Outside)."""
     with open_regular(path) as handle:
         if not _still_inside(handle, path, root):
             raise _Outside
-        return handle.read() if limit is None else handle.read(limit)
+        return handle.read(limit)
+
+
+class _TooLarge(Exception):
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        self.size = size
+
+
+def _read_model(path: Path, root: Path | None) -> bytes:
+    """The graph's bytes, through one descriptor, refused before reading when it is larger than
+    :data:`MAX_MODEL_BYTES` (raises OSError, _Outside, _TooLarge). Read into one buffer of the file's
+    size: the bytes digested are the bytes a session is built from, held once."""
+    with open_regular(path) as handle:
+        if not _still_inside(handle, path, root):
+            raise _Outside
+        size = os.fstat(handle.fileno()).st_size
+        if size > MAX_MODEL_BYTES:
+            raise _TooLarge(size)
+        data = handle.read(size + 1)
+        if len(data) > size:  # grown since: whatever it is now, it is read only up to the limit
+            data += handle.read(MAX_MODEL_BYTES + 1 - len(data))
+            if len(data) > MAX_MODEL_BYTES:
+                raise _TooLarge(len(data))
+        return data
 
 
 @dataclass(frozen=True)
@@ -173,6 +201,9 @@ class ModelPackage:
         A package is a directory: a name that resolves outside it (a symbolic link to elsewhere) is
         refused, named, with nothing disclosed about what it points to.
         """
+        wrong = not_a_path("directory", directory) or not_a_string("expected_role", expected_role, optional=True)
+        if wrong is not None:
+            return wrong
         base = path_text(directory)
         return cls._load(_resolve_text(base, MODEL_FILE_NAME), _resolve_text(base, MANIFEST_FILE_NAME),
                          engine_version, expected_role, Path(directory))
@@ -190,6 +221,10 @@ class ModelPackage:
         There is no package directory here: the caller named both files, links are followed as for any
         path the caller gives. Read-once and self-containment of the graph hold as for :meth:`load`.
         """
+        wrong = (not_a_path("model", model) or not_a_path("manifest", manifest)
+                 or not_a_string("expected_role", expected_role, optional=True))
+        if wrong is not None:
+            return wrong
         return cls._load(model, manifest, engine_version, expected_role, None)
 
     @classmethod
@@ -226,9 +261,11 @@ class ModelPackage:
         assert result.manifest is not None
 
         try:
-            graph = _read(model_path, root)
+            graph = _read_model(model_path, root)
         except _Outside:
             return outside_refusal(model_text)
+        except _TooLarge as exc:
+            return refusal("package.model.tooLarge", size=exc.size, limit=MAX_MODEL_BYTES).prefixed(model_text)
         except OSError as exc:
             reason = os_error_reason(exc)
             return refusal("package.model.digestError", path=model_text, reason=reason).prefixed(model_text)

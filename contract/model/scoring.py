@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from contract.core.arguments import wrong_type
 from contract.core.checktable import CONTRACT_TABLE
 from contract.core.errors import ContractError
 from contract.core.refusal import Refusal
@@ -39,6 +40,8 @@ class Scorer:
 
     @classmethod
     def from_package(cls, package: ModelPackage) -> Scorer | Refusal:
+        if not isinstance(package, ModelPackage):
+            return wrong_type("package", "a ModelPackage (from ModelPackage.load)", package)
         session = open_session(package.model_bytes)  # the bytes that were digested, never the path again
         if isinstance(session, Refusal):
             return session

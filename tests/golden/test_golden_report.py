@@ -125,6 +125,31 @@ def test_report_highlights_a_disagreement_with_a_recording(
             " in 1 schema, ") in page
 
 
+def test_report_shows_a_disagreement_with_the_live_recording_where_no_golden_recorded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = features.extract
+
+    def changed(schema_id: str, position: features.Position, color: object) -> np.ndarray:
+        vector = real(schema_id, position, color).copy()
+        if schema_id == "material-7-v1" and vector[6] == 78.0:  # total_material of the start position
+            vector[6] = np.float32(79.0)
+        return vector
+
+    monkeypatch.setattr(features, "extract", changed)
+    out = tmp_path / "report"
+    assert main(["--root", str(ROOT), "--quiet", "report", "--output", str(out)]) == 0
+    page = (out / "index.html").read_text(encoding="utf-8")
+    start = page[page.index('<section class="probe" id="start-w"'):]
+    start = start[:start.index("</section>")]
+    row = start[start.index('<tr class="disagree" data-schema="material-7-v1">'):]
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", row[:row.index("</tr>")])
+    assert cells == ["material-7-v1", "total_material",
+                     "disagreement: recorded (engine-vectors-default-seed20261130.jsonl.gz) → kit",
+                     "78.0", "0x429c0000", "79.0", "0x429e0000"]
+    assert re.search(r'<td class="disagree" title="recorded 78.0">79.0<span class="other">recorded 78.0</span>', start)
+    assert 'data-problems="drift disagree"' in start
+
+
 def test_report_refuses_an_output_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "file"
     target.write_text("x", encoding="utf-8")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from contract.enrichment import jsonl, parquet
+from contract.features.rows import RowResult
 
 Reject = tuple[Any, int, str]  # (id, 1-based line or row number, error)
 
@@ -30,12 +31,27 @@ class Encoded:
 def encode_rows(schema_id: str, numbered_rows: list[tuple[int, Any]], out_fmt: str, target: Any) -> Encoded:
     """Rows (dicts, or :class:`~contract.features.rows.BadRow`) with their line numbers."""
     numbered = jsonl.numbered_results(schema_id, numbered_rows)
+    if out_fmt != "jsonl":  # a Parquet string column holds UTF-8 only; JSONL output escapes the id instead
+        numbered = [(number, _unicode_id(result)) for number, result in numbered]
     rejects = [(result.id, number, result.error) for number, result in numbered if result.error is not None]
     accepted = [(number, result) for number, result in numbered if result.error is None]
     if out_fmt == "jsonl":
         return Encoded(jsonl.encode_results(schema_id, accepted).rows, len(accepted), rejects)
     table = parquet.results_table(schema_id, [result for _, result in accepted], target)
     return Encoded(table, len(accepted), rejects)
+
+
+NOT_UNICODE_ID = "id is not valid Unicode (it holds a lone surrogate, e.g. from a \\ud800 escape)"
+
+
+def _unicode_id(result: RowResult) -> RowResult:
+    """``result``, or a refusal when its id is text that has no UTF-8 form (a lone surrogate)."""
+    if result.error is None and isinstance(result.id, str):
+        try:
+            result.id.encode("utf-8")
+        except UnicodeEncodeError:
+            return RowResult(result.index, result.id, None, NOT_UNICODE_ID)
+    return result
 
 
 def encode(schema_id: str, in_fmt: str, out_fmt: str, payload: Any, *, first_line: int, target: Any) -> Encoded:

@@ -33,6 +33,7 @@ import numpy as np
 
 from contract.core import registry
 from contract.core.stagedfile import StagedFile, sync_path
+from contract.enrichment import budget
 from contract.enrichment.metadata import METADATA_KEY, metadata_text
 from contract.enrichment.rows import ERROR_FIELD, FEATURES_FIELD, ID_FIELD, EnrichmentError, InputError
 from contract.enrichment.table import (
@@ -114,7 +115,25 @@ def input_schema(path: Path) -> pa.Schema:
         raise EnrichmentError(f"{path}: not a readable Parquet file ({exc})") from None
     schema = plain_schema(schema)
     check_schema(schema)
+    _check_cell_metadata(path)
     return schema
+
+
+def _check_cell_metadata(path: Path) -> None:
+    """Refuse, before reading any data, a column chunk whose recorded uncompressed size shows a cell over
+    the cell limit (its values average more than the limit): such a page would have to be decoded whole."""
+    metadata = _pq().ParquetFile(path).metadata
+    for group in range(metadata.num_row_groups):
+        row_group = metadata.row_group(group)
+        for index in range(row_group.num_columns):
+            column = row_group.column(index)
+            if column.physical_type != "BYTE_ARRAY" or column.num_values <= 0:
+                continue
+            if column.total_uncompressed_size > column.num_values * (budget.CELL_LIMIT + 4):
+                raise EnrichmentError(
+                    f"{path}: column {column.path_in_schema!r} of row group {group} holds"
+                    f" {column.total_uncompressed_size} bytes for {column.num_values} values: a cell may hold at"
+                    f" most {budget.CELL_LIMIT} bytes (as a JSONL line); nothing was written")
 
 
 def input_rows(path: Path) -> int:
@@ -136,10 +155,16 @@ def rows_per_chunk(path: Path, chunk_size: int, chunk_bytes: int) -> int:
 
 
 def read_plain_table(path: Path) -> pa.Table:
-    """A whole Parquet file (a Dask shard) with view types made plain."""
-    table = _pq().read_table(path)
-    plain = plain_schema(table.schema)
-    return table if plain is table.schema else table.cast(plain)
+    """A whole Parquet file (a Dask shard) with view types made plain; a cell over the cell limit is an
+    :class:`InputError` before anything is expanded (text is read in dictionary form first)."""
+    pa = require_pyarrow()
+    try:
+        source, plain = _open(path)
+        table = source.read()
+        _checked_sizes(pa, path, table, 1)
+        return _plain_table(pa, table, plain)
+    except (pa.ArrowException, OSError) as exc:
+        raise InputError(f"{path}: the Parquet data cannot be read ({exc}); nothing was written") from None
 
 
 def output_schema(source: pa.Schema, schema_id: str) -> pa.Schema:
@@ -151,12 +176,13 @@ def output_schema(source: pa.Schema, schema_id: str) -> pa.Schema:
     ).with_metadata(metadata)
 
 
-def iter_table_chunks(path: Path, chunk_size: int) -> Iterator[pa.Table]:
-    """Tables of exactly ``chunk_size`` rows (the last may be shorter), whatever the row groups, view
-    types made plain. Data that cannot be read is an :class:`InputError` naming the file."""
+def iter_table_chunks(path: Path, chunk_size: int, chunk_bytes: int) -> Iterator[pa.Table]:
+    """Tables of at most ``chunk_size`` rows and about ``chunk_bytes`` decoded bytes (cut by
+    :class:`~contract.enrichment.budget.Cutter`), whatever the row groups, view types made plain. Data
+    that cannot be read, or a cell over the cell limit, is an :class:`InputError` naming the file."""
     pa = require_pyarrow()
     try:
-        yield from _table_chunks(pa, path, chunk_size)
+        yield from _table_chunks(pa, path, chunk_size, chunk_bytes)
     except (pa.ArrowException, OSError) as exc:
         raise InputError(f"{path}: the Parquet data cannot be read ({exc}); nothing was written") from None
 
@@ -164,30 +190,79 @@ def iter_table_chunks(path: Path, chunk_size: int) -> Iterator[pa.Table]:
 READ_BUFFER_BYTES = 1 << 20
 
 
-def _table_chunks(pa: Any, path: Path, chunk_size: int) -> Iterator[pa.Table]:
+def _open(path: Path) -> tuple[Any, pa.Schema]:
     # Buffered column reads, no pre-buffering: otherwise Arrow reads whole row groups ahead, and memory
     # follows the file's size (1 GB of 1 MB rows: 1.1 GiB in Arrow's pool, against 160 MiB buffered).
-    source = _pq().ParquetFile(path, buffer_size=READ_BUFFER_BYTES, pre_buffer=False)
-    schema = source.schema_arrow
-    plain = plain_schema(schema)
+    # Text and binary columns in dictionary form: a repeated value is decoded once, never per row.
+    pa = require_pyarrow()
+    schema = _pq().read_schema(path)
+    text = [field.name for field in schema
+            if budget.is_binary_like(pa, field.type) and not pa.types.is_dictionary(field.type)]
+    source = _pq().ParquetFile(path, buffer_size=READ_BUFFER_BYTES, pre_buffer=False, read_dictionary=text)
+    return source, plain_schema(schema)
 
-    def cut(table: pa.Table) -> pa.Table:
-        table = table.combine_chunks()
-        return table if plain is schema else table.cast(plain)
 
-    pending: list[Any] = []
-    held = 0
+def _checked_sizes(pa: Any, path: Path, table: Any, first_row: int) -> Any:
+    try:
+        return budget.row_sizes(pa, table)
+    except budget.CellTooLarge as big:
+        raise InputError(
+            f"{path}: row {first_row + big.row} column {big.column!r} holds {big.size} bytes; a cell may hold"
+            f" at most {budget.CELL_LIMIT} bytes (as a JSONL line); nothing was written"
+        ) from None
+
+
+def _plain_table(pa: Any, table: Any, plain: pa.Schema) -> pa.Table:
+    """``table`` (a table or record batch) as contiguous arrays of ``plain``, column by column."""
+    columns = []
+    for name, field in zip(table.schema.names, plain, strict=True):
+        column = table.column(name)
+        chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+        plain_chunks = [plain_array(pa, chunk, field.type) for chunk in chunks]
+        columns.append(pa.chunked_array(plain_chunks, type=field.type))
+    return pa.Table.from_arrays(columns, schema=plain).combine_chunks()
+
+
+def plain_array(pa: Any, array: Any, kind: Any) -> Any:
+    """``array`` as type ``kind`` (its plain equivalent): list views rebuilt as lists from their
+    logical values (Arrow's own cast of a list view gives an invalid list array), the rest cast."""
+    if array.type == kind:
+        return array
+    types = pa.types
+    listy = [getattr(types, test, lambda _: False)(array.type)
+             for test in ("is_list_view", "is_large_list_view", "is_list", "is_large_list")]
+    if any(listy) and (types.is_list(kind) or types.is_large_list(kind)):
+        import pyarrow.compute as pc
+
+        lengths = np.asarray(pc.list_value_length(array).fill_null(0).to_numpy(zero_copy_only=False))
+        wide = types.is_large_list(kind)
+        offsets = pa.array(np.concatenate([[0], np.cumsum(lengths)]), pa.int64() if wide else pa.int32())
+        values = plain_array(pa, array.flatten(), kind.value_type)
+        maker = pa.LargeListArray if wide else pa.ListArray
+        mask = array.is_null() if array.null_count else None
+        return maker.from_arrays(offsets, values, type=kind, mask=mask)
+    if types.is_struct(array.type) and types.is_struct(kind):
+        children = [plain_array(pa, child, kind.field(i).type) for i, child in enumerate(array.flatten())]
+        mask = array.is_null() if array.null_count else None
+        return pa.StructArray.from_arrays(children, fields=list(kind), mask=mask)
+    return array.cast(kind)
+
+
+def _table_chunks(pa: Any, path: Path, chunk_size: int, chunk_bytes: int) -> Iterator[pa.Table]:
+    source, plain = _open(path)
+    cutter = budget.Cutter(chunk_size, chunk_bytes)
+    pending: list[pa.Table] = []
+    row = 1
     for batch in source.iter_batches(batch_size=chunk_size):
-        pending.append(batch)
-        held += batch.num_rows
-        while held >= chunk_size:
-            table = pa.Table.from_batches(pending, schema=schema)
-            yield cut(table.slice(0, chunk_size))
-            rest = table.slice(chunk_size)
-            pending = rest.to_batches()
-            held = rest.num_rows
-    if held:
-        yield cut(pa.Table.from_batches(pending, schema=schema))
+        sizes = _checked_sizes(pa, path, batch, row)
+        row += batch.num_rows
+        for start, stop, ends in cutter.pieces(sizes):
+            pending.append(_plain_table(pa, batch.slice(start, stop - start), plain))
+            if ends:
+                yield pa.concat_tables(pending).combine_chunks()
+                pending = []
+    if pending:
+        yield pa.concat_tables(pending).combine_chunks()
 
 
 def conform(accepted: pa.Table, target: pa.Schema) -> pa.Table:
@@ -284,13 +359,14 @@ class ParquetOutput:
 
 
 def write_enriched(
-    enriched: Any, path: Path, schema_id: str, source: pa.Schema, chunk_size: int
+    enriched: Any, path: Path, schema_id: str, source: pa.Schema, *, chunk_size: int, chunk_bytes: int
 ) -> list[Reject]:
     """Write an already-enriched whole shard (``enrich_table`` output) exactly as the CLI would.
 
     ``enriched`` may be a pyarrow Table or a pandas DataFrame (a Dask partition); ``source`` is the
-    shard's input Arrow schema. Row groups follow the same ``chunk_size`` windows over *input* rows as
-    the chunked path, so the bytes are identical. Returns the rejects, with 1-based row numbers.
+    shard's input Arrow schema. Row groups follow the same cut over *input* rows as the chunked path
+    (``chunk_size`` rows, ``chunk_bytes`` decoded bytes), so the bytes are identical. Returns the
+    rejects, with 1-based row numbers.
     """
     pa = require_pyarrow()
     target = output_schema(source, schema_id)
@@ -300,11 +376,14 @@ def write_enriched(
         enriched = pa.Table.from_pandas(enriched, schema=with_error, preserve_index=False)
     output = ParquetOutput(path, target)
     rejects: list[Reject] = []
+    sizes = budget.row_sizes(pa, enriched, list(source.names))
     try:
-        for start in range(0, enriched.num_rows, chunk_size):
-            accepted, chunk_rejects = split_enriched(enriched.slice(start, chunk_size), start + 1)
+        start = 0
+        for length in budget.chunk_lengths(sizes, chunk_size, chunk_bytes):
+            accepted, chunk_rejects = split_enriched(enriched.slice(start, length), start + 1)
             output.write(conform(accepted, target))
             rejects.extend(chunk_rejects)
+            start += length
     except BaseException:
         output.abandon()
         raise

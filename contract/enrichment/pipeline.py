@@ -183,7 +183,7 @@ def _chunks(options: Options, fmt: str) -> Iterator[tuple[Any, int, int, float]]
     total = max(parquet.input_rows(options.input), 1)
     rows = parquet.rows_per_chunk(options.input, options.chunk_size, options.chunk_bytes)
     first = 1
-    for table in parquet.iter_table_chunks(options.input, rows):
+    for table in parquet.iter_table_chunks(options.input, rows, options.chunk_bytes):
         yield table, first, table.num_rows, table.num_rows / total
         first += table.num_rows
 

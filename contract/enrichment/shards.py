@@ -36,9 +36,11 @@ def write_shard(enriched: Any, source: str | Path, output: str | Path, schema_id
     """Write an enriched shard and its rejects file as the CLI would; return the number of rejects.
 
     Row groups are cut where the CLI cuts chunks: ``chunk_size`` rows, fewer for wide rows
-    (:func:`contract.enrichment.parquet.rows_per_chunk` over the source file's metadata)."""
+    (:func:`contract.enrichment.parquet.rows_per_chunk` over the source file's metadata) and the
+    decoded-byte budget (:mod:`contract.enrichment.budget`)."""
     source_path, output_path = Path(source), Path(output)
     rows = parquet.rows_per_chunk(source_path, chunk_size, DEFAULT_CHUNK_BYTES)
-    rejects = parquet.write_enriched(enriched, output_path, schema_id, parquet.input_schema(source_path), rows)
+    rejects = parquet.write_enriched(enriched, output_path, schema_id, parquet.input_schema(source_path),
+                                     chunk_size=rows, chunk_bytes=DEFAULT_CHUNK_BYTES)
     write_atomic(rejects_default(output_path), rejects_text(rejects))
     return len(rejects)

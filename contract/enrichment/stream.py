@@ -232,7 +232,7 @@ def _encoded(
         assert options.input is not None
         rows = parquet.rows_per_chunk(options.input, DEFAULT_CHUNK_SIZE, DEFAULT_CHUNK_BYTES)
         first = 1
-        for table in parquet.iter_table_chunks(options.input, rows):
+        for table in parquet.iter_table_chunks(options.input, rows, DEFAULT_CHUNK_BYTES):
             yield encode(options.schema_id, in_fmt, out_fmt, table, first_line=first, target=target), "row"
             first += table.num_rows
         return

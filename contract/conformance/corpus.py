@@ -4,7 +4,9 @@ Four kinds, in this order: ``engine-compatibility`` (``golden/conformance/engine
 ``manifest`` (``manifests.json``), ``tensor-contract`` (``tensor-contract.json`` with graphs under
 ``golden/``) and ``features`` (the engine's recorded vectors in ``golden/recorded/*.engine-*.json``,
 then the kit's golden vectors in ``golden/vectors/*.json``). Each case carries the canonical answer and,
-for the recorded replay, what the spec or the verdicts file records other implementations to answer.
+for the recorded replay, what the spec or the verdicts file records other implementations to answer;
+the engine's recording of every case is its recorded live answer
+(``golden/recorded/engine-live/conformance-engine-answers.jsonl.gz``, :mod:`contract.conformance.recording`).
 
 A corpus file that is missing, not JSON, or does not match its ``schema/conformance-*.schema.json`` is
 refused with a :class:`CorpusError` naming the file; a graph a case names must exist.
@@ -50,6 +52,7 @@ class Expected:
     fields: dict[str, Any]
     prefix: bool = False
     source: str = ""
+    status: str = "ok"  # a recorded answer may be a recorded ``unsupported`` or ``error``
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,7 @@ class Case:
     expected: Expected
     source: str
     recorded: dict[str, Expected] = field(default_factory=dict)
+    stale: dict[str, str] = field(default_factory=dict)  # implementation -> why its recording is not used
 
     def request_line(self) -> dict[str, Any]:
         return {"formatVersion": PROTOCOL_VERSION, "id": self.id, "kind": self.kind, **self.request}
@@ -232,11 +236,15 @@ _LOADERS: Final = {
 
 
 def load_cases(kinds: Sequence[str] = KINDS) -> list[Case]:
-    """Every case of the requested kinds, in corpus order; ids are unique."""
+    """Every case of the requested kinds, in corpus order; ids are unique. The engine's recording of each
+    is its live recorded answer (:mod:`contract.conformance.recording`)."""
+    from contract.conformance import recording
+
     cases: list[Case] = []
     for kind in KINDS:
         if kind in kinds:
             cases.extend(_LOADERS[kind]())
+    cases = recording.apply(cases)
     seen: set[str] = set()
     for case in cases:
         if case.id in seen:

@@ -7,8 +7,15 @@ golden probe (twins included) and ``--positions N`` positions reached by random 
 initial position with ``--seed`` (:mod:`contract.features.play`); the perspective alternates between the
 two colours and every third position carries a dice pool (a seven-field DFEN). A mismatch prints the
 position, the schema, the column and both bit patterns. An ``error`` answer is a failure, never agreement;
-``unsupported`` (an engine release without that extractor) is counted apart. Without a live engine the
-command prints ``SKIPPED`` and the reason, and exits 0 unless ``--require-engine`` is given.
+``unsupported`` (an engine release without that extractor) is counted apart.
+
+Without a live engine the kit is compared with the engine's **recorded** vectors
+(``golden/recorded/engine-live/engine-vectors-default-seed20261130.jsonl.gz``: the golden probes and the
+first 2,000 positions of the default seed, each schema's vector as float32 bit patterns), labelled
+``recorded`` with the reason no engine runs. A position is matched by its label and must have the
+recorded FEN and side, else it is a STALE recording (an error, never compared); a position or schema the
+recording lacks is counted as not recorded (``unsupported``). ``--require-engine`` refuses the replay:
+without a live engine it prints ``SKIPPED`` and exits 1.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from contract.conformance import engine_build
 from contract.conformance.protocol import PROTOCOL_VERSION, LiveAdapter
 from contract.conformance.runner import env_variable
 from contract.core import formatversion, registry
+from contract.core.errors import ContractError
 from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.resources import data_root, golden_dir
 
@@ -152,6 +160,44 @@ def check(command: Sequence[str], items: Iterable[Item], timeout: float) -> Tall
     return tally
 
 
+def recorded_answer(item: Item, positions: dict[str, Any]) -> dict[str, Any] | None:
+    """The engine's recorded answer for ``item``: an ``ok`` vector, ``unsupported`` when not recorded, or
+    ``None`` when the recording was made for another position under the same label (stale)."""
+    recorded = positions.get(item.probe.label)
+    if recorded is None or item.schema.id not in recorded.bits:
+        return {"status": "unsupported", "message": "not recorded"}
+    if (recorded.fen, recorded.side) != (item.probe.fen, item.probe.side):
+        return None
+    bits = recorded.bits[item.schema.id]
+    return {"status": "ok", "vector": [struct.unpack("<f", b.to_bytes(4, "little"))[0] for b in bits]}
+
+
+def replay(items: Iterable[Item], positions: dict[str, Any]) -> Tally:
+    """Compare every item's kit vector with the engine's recorded one."""
+    tally = Tally()
+    for item in items:
+        answer = recorded_answer(item, positions)
+        if answer is None:
+            recorded = positions[item.probe.label]
+            tally.vectors += 1
+            tally.errors.append(f"STALE recording {item.probe.label}: recorded for {recorded.fen!r} side"
+                                f" {recorded.side}, the position is now {item.probe.fen!r} side {item.probe.side}"
+                                " (re-record the engine's vectors)")
+        elif item.kit is None:
+            tally.vectors += 1
+            tally.errors.append(f"ERROR {item.probe.label}: {item.probe.fen!r} schema {item.schema.id}:"
+                                f" kit: {item.kit_error}")
+        else:
+            compare(item.probe, item.schema, item.kit, answer, tally)
+    return tally
+
+
+def recorded_positions() -> dict[str, Any]:
+    from contract.golden import enginelive
+
+    return {p.label: p for p in enginelive.read(data_root() / enginelive.VECTORS_FILE)}
+
+
 def kit_items(probes: Sequence[Probe], schemas: Sequence[registry.FeatureSchema]) -> Iterator[Item]:
     """The kit's own vector for every probe and schema, extracted as it goes."""
     from contract.features import extract_fen
@@ -166,14 +212,15 @@ def kit_items(probes: Sequence[Probe], schemas: Sequence[registry.FeatureSchema]
             yield Item(probe, schema, vector)
 
 
-def report(tally: Tally) -> None:
+def report(tally: Tally, other: str = "engine") -> None:
     for line in (tally.errors + tally.mismatches)[:SHOWN]:
         print(line)
     hidden = len(tally.errors) + len(tally.mismatches) - SHOWN
     if hidden > 0:
         print(f"... and {hidden} more")
+    lacking = "unsupported by the engine" if other == "engine" else "not recorded"
     print(f"{tally.vectors} vectors compared: {tally.identical} bit-identical, {len(tally.mismatches)} mismatched,"
-          f" {len(tally.errors)} error(s); {tally.unsupported} unsupported by the engine")
+          f" {len(tally.errors)} error(s); {tally.unsupported} {lacking}")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -227,18 +274,22 @@ def main(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     command, source = engine_command(args.command, args.engine_version)
-    if command is None:
+    if command is None and args.require_engine:
         print(f"SKIPPED: no live engine ({source})")
-        return EXIT_FAILED if args.require_engine else EXIT_OK
+        return EXIT_FAILED
     try:
         probes = ([] if args.no_probes else golden_probes()) + list(random_positions(args.positions, args.seed))
-    except formatversion.FormatVersionError as exc:
+        positions = recorded_positions() if command is None else {}
+    except (formatversion.FormatVersionError, ContractError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    print(f"differential: the kit against {source}: {len(probes)} positions"
+    against = (f"{source}" if command is not None else
+               f"the engine's recorded vectors (recorded: no live engine: {source})")
+    print(f"differential: the kit against {against}: {len(probes)} positions"
           f" ({len(probes) - args.positions} probes, {args.positions} random, seed {args.seed})"
           f" x {len(schemas)} schemas", flush=True)
-    tally = check(command, kit_items(probes, schemas), args.timeout)
-    report(tally)
+    items = kit_items(probes, schemas)
+    tally = check(command, items, args.timeout) if command is not None else replay(items, positions)
+    report(tally, "engine" if command is not None else "recording")
     print("PASS" if tally.ok else "FAIL")
     return EXIT_OK if tally.ok else EXIT_FAILED

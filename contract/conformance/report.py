@@ -113,6 +113,8 @@ def as_json(run: Run) -> dict[str, Any]:
         "errors": [disagreement(r, None) for r in run.errors],
         "stale": [_entry(e) for e in run.stale],
         "unchecked": [_entry(e) for e in run.unchecked],
+        "staleRecordings": [{"implementation": s.implementation, "case": s.case, "why": s.why}
+                            for s in run.stale_recordings],
         "shortfalls": [{"implementation": s.implementation, "kind": s.kind, "cases": s.cases,
                         "supported": s.supported, "floor": s.floor, "message": s.message} for s in run.shortfalls],
     }
@@ -157,11 +159,16 @@ def as_text(run: Run) -> str:
         lines += ["", f"STALE divergence entries ({len(run.stale)}; the case now agrees or no longer exists:"
                       " remove them from golden/divergences.json):"]
         lines += [f"  {e.implementation}  {e.case}  ({e.reason})" for e in run.stale]
+    if run.stale_recordings:
+        lines += ["", f"STALE recordings ({len(run.stale_recordings)}; recorded for another version of the case,"
+                      " not compared: each fails the run):"]
+        lines += [f"  {s.implementation}  {s.case}: {s.why}" for s in run.stale_recordings]
     if run.shortfalls:
         lines += ["", f"UNSUPPORTED beyond the floor ({len(run.shortfalls)}; each fails the run):"]
         lines += [f"  {s.message}" for s in run.shortfalls]
     verdict = "PASS" if run.ok else "FAIL"
     lines += ["", f"{verdict}: {len(run.unlisted)} unlisted disagreement(s), {len(run.errors)} error answer(s),"
-                  f" {len(run.stale)} stale entr(y/ies), {len(run.shortfalls)} kind(s) supported below the floor,"
+                  f" {len(run.stale)} stale entr(y/ies), {len(run.stale_recordings)} stale recording(s),"
+                  f" {len(run.shortfalls)} kind(s) supported below the floor,"
                   f" {len(run.listed)} listed divergence(s)."]
     return "\n".join(console_text(line) for line in lines) + "\n"

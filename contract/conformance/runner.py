@@ -38,6 +38,7 @@ from typing import Any, Final
 from contract.conformance.corpus import Case, Expected
 from contract.conformance.divergences import Divergence
 from contract.conformance.protocol import LiveAdapter
+from contract.conformance.recording import StaleRecording, stale_recordings
 from contract.core.errors import ContractError
 from contract.core.resources import data_root
 
@@ -155,10 +156,13 @@ def compare(expected: Expected, answer: dict[str, Any]) -> tuple[str, tuple[str,
 
 
 def recorded_answer(implementation: str, case: Case) -> dict[str, Any]:
+    stale = case.stale.get(implementation)
+    if stale is not None:  # never compared: the run reports it (Run.stale_recordings) and fails
+        return {"id": case.id, "status": "unsupported", "message": f"stale recording: {stale}"}
     recording = case.recorded.get(implementation)
     if recording is None:
         return {"id": case.id, "status": "unsupported", "message": "not recorded"}
-    return {"id": case.id, "status": "ok", **recording.fields}
+    return {"id": case.id, "status": recording.status, **recording.fields}
 
 
 def budget_text(budget: float) -> str:
@@ -250,10 +254,12 @@ class Run:
     stale: list[Divergence] = field(default_factory=list)
     unchecked: list[Divergence] = field(default_factory=list)
     shortfalls: list[Shortfall] = field(default_factory=list)
+    stale_recordings: list[StaleRecording] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.unlisted and not self.stale and not self.errors and not self.shortfalls
+        return (not self.unlisted and not self.stale and not self.errors and not self.shortfalls
+                and not self.stale_recordings)
 
 
 def classify(run: Run) -> Run:
@@ -300,4 +306,6 @@ def run(implementations: Iterable[Implementation], cases: Sequence[Case], kinds:
         results.extend(evaluate(impl, cases, ask_all(impl, cases, timeout, deadline, budget)))
     outcome = classify(Run(impls, list(kinds), results, list(divergences)))
     outcome.shortfalls = shortfalls(impls, cases, results)
+    replayed = {impl.name for impl in impls if impl.mode == RECORDED}
+    outcome.stale_recordings = [s for s in stale_recordings(cases, kinds) if s.implementation in replayed]
     return outcome

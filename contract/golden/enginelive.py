@@ -10,16 +10,13 @@ written ``bits:`` followed by one ``0``/``1`` per value (0.0 or 1.0). :func:`rea
 
 from __future__ import annotations
 
-import gzip
 import re
-import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from contract.core.errors import ContractError
-from contract.core.strictjson import StrictJsonError
-from contract.core.strictjson import parse as parse_json
+from contract.core.jsonlines import parse_object, read_capped
 
 VECTORS_FILE = "golden/recorded/engine-live/engine-vectors-default-seed20261130.jsonl.gz"
 # What recorded it (golden/recorded/engine-live/README.md): a rebuild of engine 0.12.0 that reproduces
@@ -68,12 +65,7 @@ def _text(doc: Mapping[str, object], key: str, where: str) -> str:
 
 
 def _position(line: bytes, where: str, probes_only: bool) -> LivePosition | None:
-    try:
-        doc = parse_json(line, max_bytes=MAX_BYTES)
-    except StrictJsonError as exc:
-        raise LiveRecordingError(f"{where}: {exc}") from None
-    if not isinstance(doc, dict):
-        raise LiveRecordingError(f"{where}: not a JSON object")
+    doc = parse_object(line, where, MAX_BYTES, LiveRecordingError)
     label = _text(doc, "label", where)
     if probes_only and not label.startswith(PROBE_PREFIX):
         return None
@@ -94,15 +86,7 @@ def _position(line: bytes, where: str, probes_only: bool) -> LivePosition | None
 def read(path: Path, name: str = VECTORS_FILE, *, probes_only: bool = False) -> tuple[LivePosition, ...]:
     """Every position of the recording at ``path`` (``name`` is how messages call it); only the golden
     probes' (``probe <id>`` labels) with ``probes_only``."""
-    try:
-        with gzip.open(path, "rb") as stream:
-            data = stream.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise LiveRecordingError(f"{name}: missing") from None
-    except (OSError, EOFError, zlib.error) as exc:
-        raise LiveRecordingError(f"{name}: cannot be read as gzip: {exc}") from None
-    if len(data) > MAX_BYTES:
-        raise LiveRecordingError(f"{name}: larger than {MAX_BYTES} bytes uncompressed")
+    data = read_capped(path, name, MAX_BYTES, LiveRecordingError)
     positions = []
     for number, line in enumerate(data.split(b"\n"), start=1):
         position = _position(line, f"{name}: line {number}", probes_only) if line.strip() else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import shutil
 import struct
+import subprocess
 import sys
 from pathlib import Path
 
@@ -178,13 +179,79 @@ def test_float32_bits() -> None:
     assert differential.float32_bits(0.1) == struct.unpack("<I", struct.pack("<f", 0.1))[0]
 
 
-def test_without_a_live_engine_the_differential_skips(monkeypatch: pytest.MonkeyPatch,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_without_a_live_engine_require_engine_skips_and_fails(monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
     _no_jvm(monkeypatch)
     monkeypatch.delenv("DICECHESS_CONFORMANCE_ENGINE", raising=False)
-    assert cli.main(["differential"]) == cli.EXIT_OK
-    assert capsys.readouterr().out == "SKIPPED: no live engine (java and mvn not found on PATH)\n"
     assert cli.main(["differential", "--require-engine"]) == cli.EXIT_FAILED
+    assert capsys.readouterr().out == "SKIPPED: no live engine (java and mvn not found on PATH)\n"
+
+
+def _replay(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    _no_jvm(monkeypatch)
+    monkeypatch.delenv("DICECHESS_CONFORMANCE_ENGINE", raising=False)
+    status = cli.main(["differential", *args])
+    return status, capsys.readouterr().out
+
+
+def test_without_a_live_engine_the_differential_replays_the_recording(monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """issue 23: the engine's recorded vectors (golden/recorded/engine-live) stand in for the engine."""
+    status, out = _replay(monkeypatch, capsys, "--positions", "40", "--schemas", "kcp-13,raw-board-768-v1,rich-9-v1")
+    assert status == cli.EXIT_OK, out
+    assert out.splitlines()[0].startswith("differential: the kit against the engine's recorded vectors (recorded:"
+                                          " no live engine: java and mvn not found on PATH): 154 positions")
+    assert "462 vectors compared: 462 bit-identical, 0 mismatched, 0 error(s); 0 not recorded" in out
+    assert out.rstrip().endswith("PASS")
+
+
+def test_a_changed_extractor_fails_the_replay_naming_position_schema_column_and_bits(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import numpy as np
+
+    from contract import features
+
+    original = features.extract_fen
+
+    def clamped(schema_id: str, fen: str, side: str) -> np.ndarray:  # type: ignore[type-arg]
+        vector = original(schema_id, fen, side).copy()
+        vector[9] = min(float(vector[9]), 0.25)  # king_capture_attack clamped
+        return vector
+
+    monkeypatch.setattr(features, "extract_fen", clamped)
+    status, out = _replay(monkeypatch, capsys, "--no-probes", "--positions", "200", "--schemas", "kcp-13")
+    assert status == cli.EXIT_FAILED and out.rstrip().endswith("FAIL")
+    line = next(x for x in out.splitlines() if x.startswith("MISMATCH random "))
+    assert " schema kcp-13 column king_capture_attack (#9): kit 0x" in line and " engine 0x" in line
+    kit_bits, engine_bits = (int(line.split(f"{who} 0x")[1][:8], 16) for who in ("kit", "engine"))
+    assert kit_bits == differential.float32_bits(0.25) and engine_bits != kit_bits
+    assert " mismatched, 0 error(s); 0 not recorded" in out and "200 vectors compared" in out
+
+
+def test_a_recording_of_another_position_is_stale_and_positions_beyond_it_are_not_recorded(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import dataclasses
+
+    recorded = differential.recorded_positions()
+    first = "random 0 (seed 20261130, game 1, turn 1)"
+    assert first in recorded
+    moved = {**recorded, first: dataclasses.replace(recorded[first], fen="8/8/8/8/8/8/8/K6k w - - 0 1")}
+    monkeypatch.setattr(differential, "recorded_positions", lambda: moved)
+    status, out = _replay(monkeypatch, capsys, "--no-probes", "--positions", "2", "--schemas", "rich-9-v1")
+    assert status == cli.EXIT_FAILED
+    assert f"STALE recording {first}: recorded for '8/8/8/8/8/8/8/K6k w - - 0 1' side" in out
+    assert "2 vectors compared: 1 bit-identical, 0 mismatched, 1 error(s)" in out
+    status, out = _replay(monkeypatch, capsys, "--no-probes", "--positions", "3", "--seed", "7",
+                          "--schemas", "rich-9-v1")
+    assert status == cli.EXIT_FAILED and "0 vectors compared: 0 bit-identical" in out and "3 not recorded" in out
+
+
+@pytest.mark.slow
+def test_the_default_differential_replays_every_recorded_vector(monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = _replay(monkeypatch, capsys)
+    assert status == cli.EXIT_OK, out
+    assert "14798 vectors compared: 14798 bit-identical, 0 mismatched, 0 error(s); 0 not recorded" in out
 
 
 # -- the Java protocol layer (built without the engine) ---------------------------------------------------
@@ -197,9 +264,10 @@ def test_java_adapter_speaks_the_protocol_without_the_engine(capsys: pytest.Capt
     command = " ".join(built.command)
     status = cli.main(["run", "--impl", f"jvm={command}", "--json"])
     report = json.loads(capsys.readouterr().out)
-    assert status == cli.EXIT_OK
+    assert status == cli.EXIT_FAILED  # 'unsupported' to everything is never agreement (issue 22 H7)
     rows = report["matrix"]
     assert rows and all(r["unsupported"] == r["cases"] for r in rows)
+    assert [s["kind"] for s in report["shortfalls"]] == [r["kind"] for r in rows]
     assert cli.main(["differential", "--no-probes", "--positions", "2", "--command", command]) == cli.EXIT_FAILED
     assert "14 unsupported by the engine" in capsys.readouterr().out
     request = {"id": "x", "kind": "features", "schemaId": "kcp-13", "fen": "8/8/8/8/8/8/8/8 w - -", "side": "w"}
@@ -295,3 +363,58 @@ def test_adapter_dir_found_from_the_working_directory(tmp_path: Path, monkeypatc
     built = engine_build.build("0.12.0")
     assert built.reason == (f"{tmp_path / '_data' / 'adapters' / 'jvm' / 'pom.xml'} does not exist"
                             " (adapters/ ships in a checkout, not in the wheel)")
+
+
+# -- the manifest case's bytes reach the engine (a fake engine class records them) ------------------------
+
+FAKE_ENGINE = {
+    # scala.Option / scala.util.Left as the adapter's reflection reads them (Scala.option, Scala.either)
+    "scala/Option.java": "package scala; public class Option { public final Object value;"
+                         " Option(Object value) { this.value = value; } }",
+    "scala/Option$.java": "package scala; public class Option$ { public static final Option$ MODULE$ = new Option$();"
+                          " public Option apply(Object value) { return new Option(value); } }",
+    "scala/util/Left.java": "package scala.util; public class Left { private final Object value;"
+                            " public Left(Object value) { this.value = value; } public Object value() { return value; } }",
+    # ModelPackage.loadFiles refuses with the hex of the manifest file's bytes: a byte dump, no engine
+    "dicechess/engine/model/ModelPackage$.java": (
+        "package dicechess.engine.model; import java.nio.file.*;"
+        " public class ModelPackage$ { public static final ModelPackage$ MODULE$ = new ModelPackage$();"
+        " public Object loadFiles(Path model, Path manifest, String engineVersion, scala.Option role) throws Exception {"
+        " StringBuilder hex = new StringBuilder(); for (byte b : Files.readAllBytes(manifest))"
+        " hex.append(String.format(\"%02x\", b & 0xff));"
+        " return new scala.util.Left(manifest + \": bytes \" + hex); } }"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_JVM or shutil.which("javac") is None, reason="needs java, javac and mvn")
+def test_the_jvm_adapter_hands_the_engine_the_cases_bytes(tmp_path: Path) -> None:
+    """issue 23: the manifest text of a request reaches the engine as the case's bytes (a lone surrogate as
+    ED A0 80, as the kit's adapter makes them), not re-encoded with a '?' in its place."""
+    from contract.conformance.adapter import _manifest_bytes
+    from contract.conformance.corpus import load_cases
+
+    built = engine_build.build("0.12.0", without_engine=True)
+    assert built.command is not None, built.reason
+    sources = []
+    for relative, text in FAKE_ENGINE.items():
+        path = tmp_path / "src" / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        sources.append(str(path))
+    classes = tmp_path / "fake-engine"
+    javac = subprocess.run(["javac", "-d", str(classes), *sources], capture_output=True, text=True, check=False)
+    assert javac.returncode == 0, javac.stderr
+    java, flag, classpath, main = built.command
+    command = (java, flag, f"{classpath}:{classes}", main)
+    wanted = ["manifest/json-raw-lone-surrogate", "manifest/accepted-current", "manifest/model-id-nbsp"]
+    cases = [case for case in load_cases(["manifest"]) if case.id in wanted]
+    assert len(cases) == 3
+    with LiveAdapter("jvm", command, 120) as adapter:
+        for case in cases:
+            got = adapter.ask(case.request_line())
+            assert got["status"] == "ok" and got["verdict"] == "refused", got
+            dumped = bytes.fromhex(str(got["message"]).rsplit("bytes ", 1)[1])
+            assert dumped == _manifest_bytes(case.request["manifest"]), case.id
+    lone = next(case for case in cases if case.id == wanted[0])
+    assert b"\xed\xa0\x80" in _manifest_bytes(lone.request["manifest"])  # the case is about those bytes

@@ -4,7 +4,6 @@ package dicechesscontract.engine;
 import com.google.gson.JsonObject;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -85,7 +84,7 @@ final class Models {
         try {
             Path manifestPath = directory.resolve("manifest.json");
             Path modelPath = directory.resolve("model.onnx");
-            Files.write(manifestPath, text.getBytes(StandardCharsets.UTF_8));
+            Files.write(manifestPath, ManifestBytes.of(text)); // the case's bytes, not re-encoded text
             Files.write(modelPath, new byte[0]);
             Scala.Outcome loaded = Scala.either(Scala.call(packages, "loadFiles",
                     new Class<?>[] {Path.class, Path.class, String.class, Scala.type("scala.Option")},

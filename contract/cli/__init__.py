@@ -33,6 +33,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "contract.cli.golden",
     "contract.cli.conformance",
     "contract.cli.vendor",
+    "contract.cli.example",
 )
 
 

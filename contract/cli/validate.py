@@ -16,7 +16,10 @@ from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.refusal import Refusal
 from contract.model.manifest_schema import known_roles
 from contract.model.package import ModelPackage
+from contract.model.service import service_refusal
 from contract.model.tensors import check_graph
+
+READERS = ("engine", "service")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--engine-version", required=True, metavar="V", type=engine_version,
                         help="host engine version, MAJOR.MINOR.PATCH")
     parser.add_argument("--role", choices=known_roles(), help="the role the caller is wiring the model as")
+    parser.add_argument("--as", dest="reader", choices=READERS, default="engine",
+                        help="engine (default): would the engine serve it; service: would the evaluation "
+                             "service mount it too (manifest 1.0.0, kcp-13, standard-kcp, position-value)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run, parser=parser)
 
@@ -68,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
         graph_refusal = check_graph(loaded.model_bytes, loaded.manifest)
         if graph_refusal is not None:
             loaded = graph_refusal.prefixed(loaded.model_text)
+        elif args.reader == "service" and (unmountable := service_refusal(loaded.manifest)) is not None:
+            loaded = unmountable.prefixed(loaded.manifest_text)
     if isinstance(loaded, Refusal):
         if args.json:
             print_document(refusal_fields(loaded))
@@ -82,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
             f"serving {summary['modelId']}: {summary['modelRole']}, {summary['featureSchema']} "
             f"({summary['featureCount']} features), input '{summary['inputName']}' -> "
             f"output '{summary['outputName']}', engine {args.engine_version}"
+            + (" (the evaluation service would mount it)" if args.reader == "service" else "")
         ))
     return EXIT_OK
 

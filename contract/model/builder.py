@@ -46,11 +46,11 @@ from contract.core.stagedfile import sync_path, write_atomic
 from contract.model.compatibility import INT_MAX, Version, evaluate, parse_constraint
 from contract.model.manifest_schema import default_of, known_roles
 from contract.model.package import MANIFEST_FILE_NAME, MODEL_FILE_NAME, ModelPackage, path_text
+from contract.model.service import SERVICE_PROFILE
 from contract.model.tensors import check_graph, open_session, read_graph
 
 REFUSAL_FILE: Final = "REFUSED.txt"
 VALUE_ROLE: Final = "position-value"
-SERVICE_PROFILE: Final = {"kcp-13": "standard-kcp"}  # what the evaluation service requires per schema
 UNCALIBRATED_ROLES: Final = ("move-prerank",)
 # The training writer's words (fortemate/dicechess-training kcp13.build_manifest) for the same refusal.
 

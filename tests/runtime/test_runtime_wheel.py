@@ -109,6 +109,11 @@ def test_the_installed_console_script_does_every_job_in_an_empty_directory(wheel
         assert [e.message for e in validator.iter_errors(document)] == [], document
         return dict(document)
 
+    example = tool("example", "--path")
+    assert example.returncode == 0 and example.stdout == f"{data / 'golden' / 'example-package'}\n"
+    assert tool("example", "--corpus").stdout == f"{data / 'golden'}\n"
+    served = tool("validate", example.stdout.strip(), "--engine-version", "0.12.0")  # the README's first command
+    assert served.returncode == 0 and served.stdout.startswith("serving dicechess-contract-example-kcp13-value:")
     version = tool("--version")
     assert version.returncode == 0 and version.stdout.startswith("dicechess-contract ") and "manifest 1.0.0, 1.1.0" in \
         version.stdout

@@ -1,7 +1,7 @@
 """The language-neutral contract files another repository vendors, their digests and their versions.
 
 What is vendored: every file of ``schema/`` and ``grammar/``, and the shared corpus other
-implementations test against (``golden/probes.json``, ``golden/vectors/``, ``golden/fixtures/``,
+implementations test against (``golden/probes.json``, ``golden/probes.tsv``, ``golden/vectors/``, ``golden/fixtures/``,
 ``golden/conformance/``). Not vendored: the kit's own bookkeeping (``golden/recorded/`` holds other
 implementations' recordings, ``golden/divergences.json`` and ``golden/drift-log.json`` describe the kit,
 ``golden/example-package/`` is a demonstration).
@@ -14,16 +14,16 @@ gives ``NAME: VERSION``, and a JSON object with a top-level ``version`` or ``for
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from pathlib import Path, PurePosixPath
 from typing import Final
 
 from contract.core.resources import data_root
+from contract.model.package import open_regular, sha256_file
 
 VENDORED_TREES: Final = ("schema", "grammar", "golden/vectors", "golden/fixtures", "golden/conformance")
-VENDORED_FILES: Final = ("golden/probes.json",)
+VENDORED_FILES: Final = ("golden/probes.json", "golden/probes.tsv")
 _NAMED_VERSION: Final = re.compile(r"^(?P<name>.+?)-(?P<version>[0-9]+(?:\.[0-9]+)*)\.schema\.json$")
 _VERSION_KEYS: Final = ("version", "formatVersion")
 
@@ -46,7 +46,15 @@ def contract_files(root: Path | None = None) -> list[str]:
 
 
 def file_sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """Lowercase hex SHA-256, read in chunks; raises OSError for what is not a regular file (a FIFO never blocks)."""
+    return sha256_file(path)
+
+
+def read_capped(path: Path, limit: int) -> bytes | None:
+    """The bytes of a regular file of at most ``limit`` bytes; ``None`` when it is larger (raises OSError)."""
+    with open_regular(path) as handle:
+        data = handle.read(limit + 1)
+    return None if len(data) > limit else data
 
 
 def contract_digests(root: Path | None = None) -> dict[str, str]:
@@ -86,4 +94,4 @@ def contract_versions(root: Path | None = None) -> dict[str, list[str]]:
 
 
 __all__ = ["VENDORED_FILES", "VENDORED_TREES", "contract_digests", "contract_files", "contract_versions",
-           "file_sha256"]
+           "file_sha256", "read_capped"]

@@ -1,10 +1,13 @@
 """A vendored copy of the contract files in another repository, and the check its CI runs.
 
-:func:`vendor` writes every file of :mod:`contract.core.vendorfiles` into a directory with a lock file
-(:data:`LOCK_NAME`) recording the kit's version, the contract versions and each file's SHA-256. A new
-directory is staged as a temporary sibling and renamed into place whole; an existing vendored copy (it
-holds a lock file) is updated file by file, each through a temporary sibling, the lock last. Any other
-existing directory, or a file, is refused: nothing of the user's is overwritten.
+:func:`vendor` writes the files of a layout (:mod:`contract.core.vendorlayout`; the kit's own by default)
+into a directory with a lock file (:data:`LOCK_NAME`) recording the kit's version, the contract versions,
+the layout (any but the kit's own) and each written file's SHA-256. A new directory is staged as a
+temporary sibling and renamed into place whole; an existing vendored copy (it holds a lock file) is
+updated file by file, each through a temporary sibling, the lock last. Nothing is written, read or
+removed outside the directory: every name, from the layout or from a lock, is a plain relative name, and
+a symbolic link anywhere under the directory on the way to a file is refused, never followed. Messages
+are ``schema/vendor-messages.json``'s.
 
 :func:`check` compares a vendored copy with its lock and with the installed kit, naming each file that
 was edited, is missing, is not the kit's, or differs from the installed kit's.
@@ -12,45 +15,73 @@ was edited, is missing, is not the kit's, or differs from the installed kit's.
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
-import secrets
+import os
+import re
 import shutil
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from contract import __version__
+from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal
-from contract.core.resources import data_root
-from contract.core.stagedfile import sync_path, write_atomic
-from contract.core.vendorfiles import contract_digests, contract_versions, file_sha256
+from contract.core.stagedfile import sync_path, temporary_sibling, write_atomic
+from contract.core.strictjson import StrictJsonError
+from contract.core.strictjson import parse as parse_json
+from contract.core.vendorfiles import contract_versions, file_sha256, read_capped
+from contract.core.vendorlayout import (
+    KIT_LAYOUT,
+    LOCK_NAME,
+    Layout,
+    Planned,
+    builtin_names,
+    name_problem,
+    plan,
+    planned_bytes,
+    read_layout,
+    recorded_layout,
+)
+from contract.core.vendormessages import say
 
-LOCK_NAME: Final = "dicechess-contract.lock.json"
-LOCK_VERSION: Final = 1
+LOCK_VERSION: Final = 1  # the kit's own layout (no "layout" field)
+LAYOUT_LOCK_VERSION: Final = 2  # any other layout, recorded in "layout"
+LOCK_VERSIONS: Final = (LOCK_VERSION, LAYOUT_LOCK_VERSION)
+MAX_LOCK_BYTES: Final = 4 * 1024 * 1024
+_DIGEST: Final = re.compile(r"[0-9a-f]{64}")
 
 
-def lock_document() -> dict[str, Any]:
-    """The lock of the installed kit's files (``schema/vendor-lock-1.schema.json``)."""
-    return {
-        "lockVersion": LOCK_VERSION,
+def lock_document(layout: Layout | None = None, files: dict[str, str] | None = None) -> dict[str, Any]:
+    """The lock of ``files`` (default: the installed kit's files of its own layout)."""
+    chosen = Layout(KIT_LAYOUT) if layout is None else layout
+    if files is None:
+        files = _digests(_plan_or_empty(chosen))
+    document: dict[str, Any] = {
+        "lockVersion": LOCK_VERSION if chosen.document is None else LAYOUT_LOCK_VERSION,
         "kit": "dicechess-contract",
         "kitVersion": __version__,
         "contractVersions": contract_versions(),
-        "files": contract_digests(),
     }
+    if chosen.document is not None:
+        document["layout"] = chosen.document
+    document["files"] = dict(sorted(files.items()))
+    return document
 
 
 def _lock_bytes(document: dict[str, Any]) -> bytes:
     return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _write_tree(target: Path, document: dict[str, Any]) -> None:
-    source = data_root()
-    for name in document["files"]:
-        destination = target / name
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(destination, (source / name).read_bytes())
-    write_atomic(target / LOCK_NAME, _lock_bytes(document))
+def _plan_or_empty(layout: Layout) -> list[Planned]:
+    planned = plan(layout)
+    return [] if isinstance(planned, Refusal) else planned
+
+
+def _digests(planned: list[Planned]) -> dict[str, str]:
+    return {item.name: hashlib.sha256(planned_bytes(item)).hexdigest() for item in planned}
 
 
 @dataclass(frozen=True)
@@ -58,80 +89,313 @@ class Vendored:
     directory: Path
     written: tuple[str, ...]
     removed: tuple[str, ...]
+    replaced: tuple[str, ...] = ()
+    layout: str = KIT_LAYOUT
 
 
-def read_lock(directory: Path) -> dict[str, Any] | Refusal:
+@dataclass(frozen=True)
+class Lock:
+    """A lock file read and checked: its document, the layout it records and its files' digests."""
+
+    document: dict[str, Any]
+    layout: Layout
+    files: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem of a vendored copy: the file (relative name), a stable kind and the text printed."""
+
+    file: str
+    kind: str
+    message: str
+
+
+def _as_path(directory: object) -> Path | Refusal:
+    if isinstance(directory, Path):
+        return directory
+    if isinstance(directory, str | os.PathLike) and not isinstance(directory, bytes):
+        return Path(directory)
+    return Refusal(say("target.notAPath", kind=type(directory).__name__))
+
+
+def read_lock(directory: Path) -> Lock | Refusal:
+    """The lock of ``directory``, or why it is not one this kit reads (never raises on its content)."""
     lock = directory / LOCK_NAME
     try:
-        document = json.loads(lock.read_bytes())
-    except FileNotFoundError:
-        return Refusal(f"{directory} is not a vendored copy of the contract: it has no {LOCK_NAME}")
-    except (OSError, ValueError) as exc:
-        return Refusal(f"{lock}: cannot be read as a lock file ({exc})")
-    files = document.get("files") if isinstance(document, dict) else None
-    if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
-        return Refusal(f"{lock}: not a dicechess-contract lock file (no \"files\" object of digests)")
-    return dict(document)
+        if not os.path.lexists(lock):
+            return Refusal(say("lock.missing", directory=directory, lock=LOCK_NAME))
+        if stat.S_ISLNK(os.lstat(lock).st_mode):
+            return Refusal(say("lock.notRegular", lock=lock))
+        data = read_capped(lock, MAX_LOCK_BYTES)
+    except OSError as exc:
+        if exc.errno == errno.EINVAL:
+            return Refusal(say("lock.notRegular", lock=lock))
+        return Refusal(say("lock.unreadable", lock=lock, reason=os_error_reason(exc)))
+    if data is None:
+        return Refusal(say("lock.tooLarge", lock=lock, limit=MAX_LOCK_BYTES))
+    try:
+        document = parse_json(data, max_bytes=MAX_LOCK_BYTES)
+    except StrictJsonError as exc:
+        return Refusal(say("lock.notJson", lock=lock, reason=exc.refusal.message))
+    if not isinstance(document, dict):
+        return Refusal(say("lock.notObject", lock=lock))
+    if document.get("kit") != "dicechess-contract":
+        return Refusal(say("lock.kit", lock=lock, kit=json.dumps(document.get("kit"), ensure_ascii=False)[:200]))
+    version = document.get("lockVersion")
+    if isinstance(version, bool) or version not in LOCK_VERSIONS:
+        return Refusal(say("lock.version", lock=lock, version=json.dumps(version, ensure_ascii=False)[:200],
+                           known=", ".join(map(str, LOCK_VERSIONS))))
+    files = document.get("files")
+    if not isinstance(files, dict):
+        return Refusal(say("lock.noFiles", lock=lock))
+    for name, digest in files.items():
+        problem = name_problem(name)
+        if problem is not None:
+            return Refusal(say("lock.name", lock=lock, name=json.dumps(name, ensure_ascii=False)[:300],
+                               reason=problem))
+        if not isinstance(digest, str) or not _DIGEST.fullmatch(digest):
+            return Refusal(say("lock.digest", lock=lock, name=name))
+    if version == LOCK_VERSION:
+        layout: Layout | Refusal = Layout(KIT_LAYOUT)
+    else:
+        layout = recorded_layout(document.get("layout"), lock)
+    if isinstance(layout, Refusal):
+        return layout
+    return Lock(dict(document), layout, dict(files))
 
 
-def vendor(directory: Path) -> Vendored | Refusal:
-    """Write the contract files and their lock into ``directory`` (see the module text)."""
-    document = lock_document()
-    if directory.is_symlink() or (directory.exists() and not directory.is_dir()):
-        return Refusal(f"refusing to vendor into {directory}: it exists and is not a directory")
-    if not directory.exists():
-        directory.parent.mkdir(parents=True, exist_ok=True)
-        staged = directory.with_name(f".{directory.name}.tmp-{secrets.token_hex(6)}")
-        staged.mkdir()
+def _path_problem(directory: Path, name: str) -> tuple[str, str] | None:
+    """``(kind, path)`` when the way to ``directory/name`` holds a link or a non-directory, or the file
+    itself is a link or not a regular file (``None``: absent, or a regular file reached without a link)."""
+    current = directory
+    parts = name.split("/")
+    for index, part in enumerate(parts):
+        current = current / part
         try:
-            _write_tree(staged, document)
+            mode = os.lstat(current).st_mode
+        except FileNotFoundError:
+            return None
+        if stat.S_ISLNK(mode):
+            return ("symlink", str(current))
+        last = index == len(parts) - 1
+        if not last and not stat.S_ISDIR(mode):
+            return ("notDirectory", str(current))
+        if last and not stat.S_ISREG(mode):
+            return ("notRegular", str(current))
+    return None
+
+
+def _exists(path: Path) -> bool:
+    return os.path.lexists(path)
+
+
+def _write_files(target: Path, planned: list[Planned], shown: Path) -> dict[str, str]:
+    """Write every planned file under ``target``; an OSError names the file under ``shown`` (the user's path)."""
+    digests: dict[str, str] = {}
+    for item in planned:
+        data = planned_bytes(item)
+        destination = target / item.name
+        try:
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(destination, data)
+        except OSError as exc:
+            raise _Stopped(shown / item.name, os_error_reason(exc)) from None
+        digests[item.name] = hashlib.sha256(data).hexdigest()
+    return digests
+
+
+class _Stopped(Exception):
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(str(path))
+        self.path = path
+        self.reason = reason
+
+
+def _refuse_inside(directory: Path, names: list[str]) -> Refusal | None:
+    codes = {"symlink": "target.linkInside", "notDirectory": "target.notDirectoryInside",
+             "notRegular": "target.notRegularInside"}
+    for name in names:
+        found = _path_problem(directory, name)
+        if found is not None:
+            return Refusal(say(codes[found[0]], directory=directory, path=found[1]))
+    return None
+
+
+def _vendor_new(directory: Path, layout: Layout, planned: list[Planned]) -> Vendored | Refusal:
+    try:
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        staged = temporary_sibling(directory)
+        staged.mkdir()
+    except OSError as exc:
+        return Refusal(say("target.writeFailed", path=directory, reason=os_error_reason(exc), directory=directory))
+    try:
+        digests = _write_files(staged, planned, directory)
+        write_atomic(staged / LOCK_NAME, _lock_bytes(lock_document(layout, digests)))
+        try:
             staged.rename(directory)
-        except BaseException:
-            shutil.rmtree(staged, ignore_errors=True)
-            raise
-        sync_path(directory.parent)
-        return Vendored(directory, tuple(document["files"]), ())
-    if any(directory.iterdir()):
+        except OSError as exc:
+            if exc.errno in (errno.EEXIST, errno.ENOTEMPTY, errno.EISDIR, errno.ENOTDIR):
+                return Refusal(say("target.raced", directory=directory))
+            raise _Stopped(directory, os_error_reason(exc)) from None
+    except _Stopped as stop:
+        return Refusal(say("target.writeFailed", path=stop.path, reason=stop.reason, directory=directory))
+    except OSError as exc:  # the lock file itself
+        return Refusal(say("target.writeFailed", path=directory / LOCK_NAME, reason=os_error_reason(exc),
+                           directory=directory))
+    finally:
+        shutil.rmtree(staged, ignore_errors=True)
+    sync_path(directory.parent)
+    return Vendored(directory, tuple(digests), (), (), layout.name)
+
+
+def _edited(path: Path, digest: str) -> bool:
+    try:
+        return file_sha256(path) != digest
+    except OSError:
+        return True
+
+
+def _remove(directory: Path, name: str) -> None:
+    """Remove ``directory/name`` and the directories it leaves empty, never ``directory`` itself."""
+    (directory / name).unlink(missing_ok=True)
+    parent = (directory / name).parent
+    while parent != directory:
+        try:
+            parent.rmdir()
+        except OSError:
+            return
+        parent = parent.parent
+
+
+def _vendor_update(directory: Path, layout: Layout, planned: list[Planned]) -> Vendored | Refusal:
+    previous_files: dict[str, str] = {}
+    if _exists(directory / LOCK_NAME):
         previous = read_lock(directory)
         if isinstance(previous, Refusal):
-            return Refusal(f"refusing to vendor into {directory}: it is not empty and not a vendored copy "
-                           f"(no valid {LOCK_NAME}); choose a new or empty directory")
-        old_files = set(previous["files"])
+            return Refusal(say("target.notVendored", directory=directory, reason=previous.message))
+        previous_files = previous.files
+    elif any(directory.iterdir()) and layout.document is None:
+        return Refusal(say("target.notVendored", directory=directory, reason=say(
+            "lock.missing", directory=directory, lock=LOCK_NAME)))
+    names = [item.name for item in planned]
+    removed = sorted(set(previous_files) - set(names))
+    refused = _refuse_inside(directory, names + removed)
+    if refused is not None:
+        return refused
+    replaced = []
+    for name in names:
+        path = directory / name
+        if not _exists(path):
+            continue
+        if name not in previous_files:
+            return Refusal(say("target.occupied", directory=directory, path=path))
+        if _edited(path, previous_files[name]):
+            replaced.append(name)
+    try:
+        digests = _write_files(directory, planned, directory)
+        for name in removed:  # files an earlier vendor wrote that this layout no longer ships
+            _remove(directory, name)
+        write_atomic(directory / LOCK_NAME, _lock_bytes(lock_document(layout, digests)))
+    except _Stopped as stop:
+        return Refusal(say("target.updateFailed", path=stop.path, reason=stop.reason, directory=directory))
+    except OSError as exc:
+        return Refusal(say("target.updateFailed", path=exc.filename or directory, reason=os_error_reason(exc),
+                           directory=directory))
+    return Vendored(directory, tuple(digests), tuple(removed), tuple(replaced), layout.name)
+
+
+def vendor(directory: object, layout: Layout | str | None = None) -> Vendored | Refusal:
+    """Write the files of ``layout`` and their lock into ``directory``.
+
+    ``layout`` is a :class:`Layout`, a built-in name or a layout file's path; ``None`` means the layout
+    the directory's lock records, else the kit's own.
+    """
+    target = _as_path(directory)
+    if isinstance(target, Refusal):
+        return target
+    if layout is None:
+        previous = read_lock(target) if target.is_dir() and not target.is_symlink() else None
+        chosen: Layout | Refusal = previous.layout if isinstance(previous, Lock) else Layout(KIT_LAYOUT)
+    elif isinstance(layout, Layout):
+        chosen = layout
+    elif isinstance(layout, str):
+        chosen = read_layout(layout)
     else:
-        old_files = set()
-    _write_tree(directory, document)
-    removed = sorted(old_files - set(document["files"]))
-    for name in removed:  # files an older kit vendored and this one no longer ships
-        (directory / name).unlink(missing_ok=True)
-    return Vendored(directory, tuple(document["files"]), tuple(removed))
+        return Refusal(say("layout.unknown", name=type(layout).__name__, known=", ".join(builtin_names())))
+    if isinstance(chosen, Refusal):
+        return chosen
+    planned = plan(chosen)
+    if isinstance(planned, Refusal):
+        return planned
+    if target.is_symlink():
+        return Refusal(say("target.symlink", directory=target))
+    if _exists(target) and not target.is_dir():
+        return Refusal(say("target.notDirectory", directory=target))
+    if not _exists(target):
+        return _vendor_new(target, chosen, planned)
+    return _vendor_update(target, chosen, planned)
 
 
-def check(directory: Path) -> list[tuple[str, str]] | Refusal:
-    """``(file, problem)`` for each problem of a vendored copy (none: it matches its lock and the kit)."""
-    if not directory.is_dir():
-        return Refusal(f"{directory}: no such directory")
-    lock = read_lock(directory)
+def _installed(layout: Layout) -> dict[str, str]:
+    planned = plan(layout)
+    return {} if isinstance(planned, Refusal) else _digests(planned)
+
+
+def _file_problem(directory: Path, name: str, locked: dict[str, str], kit: dict[str, str]) -> Problem | None:
+    path = directory / name
+    found = _path_problem(directory, name)
+    if found is not None:
+        kind, where = found
+        if kind == "symlink" and where != str(path):
+            return Problem(name, "linkInPath", say("problem.linkInPath", path=where))
+        if kind == "notDirectory":
+            return Problem(name, "missing", say("problem.missing"))
+        return Problem(name, kind, say(f"problem.{kind}"))
+    if name not in locked:
+        return Problem(name, "missingFromLock", say("problem.missingFromLock", version=__version__))
+    if not _exists(path):
+        return Problem(name, "missing", say("problem.missing"))
+    try:
+        actual = file_sha256(path)
+    except OSError as exc:
+        return Problem(name, "unreadable", say("problem.unreadable", reason=os_error_reason(exc)))
+    if actual != locked[name]:
+        return Problem(name, "edited", say("problem.edited", lock=LOCK_NAME))
+    if name not in kit:
+        return Problem(name, "notInKit", say("problem.notInKit", version=__version__))
+    if kit[name] != locked[name]:
+        return Problem(name, "differs", say("problem.differs", version=__version__))
+    return None
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What :func:`check` found: the lock's layout and every problem, by file name."""
+
+    layout: str
+    problems: list[Problem]
+
+
+def check(directory: object) -> Checked | Refusal:
+    """Every problem of a vendored copy (none: it matches its lock and the installed kit)."""
+    target = _as_path(directory)
+    if isinstance(target, Refusal):
+        return target
+    if target.is_symlink():
+        return Refusal(say("check.symlinkDirectory", directory=target))
+    if not _exists(target):
+        return Refusal(say("check.noDirectory", directory=target))
+    if not target.is_dir():
+        return Refusal(say("check.notDirectory", directory=target))
+    lock = read_lock(target)
     if isinstance(lock, Refusal):
         return lock
-    locked: dict[str, str] = lock["files"]
-    kit = contract_digests()
-    problems: list[tuple[str, str]] = []
-    for name in sorted(set(locked) | set(kit)):
-        path = directory / name
-        if name not in locked:
-            problems.append((name, f"missing (the installed kit {__version__} ships it; run vendor again)"))
-            continue
-        if not path.is_file():
-            problems.append((name, "missing"))
-            continue
-        actual = file_sha256(path)
-        if actual != locked[name]:
-            problems.append((name, f"edited (its SHA-256 is not the one in {LOCK_NAME})"))
-        elif name not in kit:
-            problems.append((name, f"not in the installed kit {__version__} any more (run vendor again)"))
-        elif kit[name] != locked[name]:
-            problems.append((name, f"differs from the installed kit {__version__}'s (run vendor again)"))
-    return problems
+    kit = _installed(lock.layout)
+    problems = [found for name in sorted(set(lock.files) | set(kit))
+                if (found := _file_problem(target, name, lock.files, kit)) is not None]
+    return Checked(lock.layout.name, problems)
 
 
-__all__ = ["LOCK_NAME", "LOCK_VERSION", "Vendored", "check", "lock_document", "read_lock", "vendor"]
+__all__ = ["LAYOUT_LOCK_VERSION", "LOCK_NAME", "LOCK_VERSION", "LOCK_VERSIONS", "Checked", "Lock", "Problem",
+           "Vendored", "check", "lock_document", "read_lock", "vendor"]

@@ -39,8 +39,8 @@ def test_every_kit_vector_equals_its_engine_recording_and_none_is_kit_only() -> 
     assert len(agreement.recorded_by) == probes * len(feature_schemas()) == 798
     assert agreement.kit_only == ()
     assert all(REBUILD in recorders for recorders in agreement.recorded_by.values())
-    # the 798 live vectors and the 108 of the four released-engine goldens
-    assert agreement.vectors == 798 + 108
+    # the 798 live vectors and the 185 of the seven released-engine goldens (kcp-13 0.9.1: 27, 0.9.2: 23, 0.9.3: 27)
+    assert agreement.vectors == 798 + 108 + 27 + 23 + 27
     assert f"golden/recorded/engine-live/{LIVE_NAME}" in agreement.files
 
 
@@ -78,8 +78,9 @@ def test_vector_files_name_what_recorded_them() -> None:
     probes = _probe_count()
     live = {"recorder": REBUILD, "file": f"golden/recorded/engine-live/{LIVE_NAME}", "probes": probes}
     expected = {
-        "kcp-13": [{"recorder": "engine 0.12.0", "file": "golden/recorded/kcp-13.engine-0.12.0.json",
-                    "probes": 27}, live],
+        "kcp-13": [{"recorder": "engine 0.12.0", "file": "golden/recorded/kcp-13.engine-0.12.0.json", "probes": 27},
+                   *({"recorder": f"engine {v}", "file": f"golden/recorded/kcp-13.engine-{v}.json", "probes": n}
+                     for v, n in (("0.9.1", 27), ("0.9.2", 23), ("0.9.3", 27))), live],
         "rich-9-v1": [{"recorder": "engine 0.12.0", "file": "golden/recorded/rich-9-v1.engine-0.12.0.json",
                        "probes": 27}, live],
         "kcp-mobility-27-v1": [{"recorder": "engine 0.9.3",

@@ -33,7 +33,7 @@ public record Lock(int lockVersion, String kit, String kitVersion, Map<String, L
     /** What is vendored: these trees and files of the kit (contract/core/vendorfiles.py). */
     public static final List<String> VENDORED_TREES =
         List.of("schema", "grammar", "golden/vectors", "golden/fixtures", "golden/conformance");
-    public static final List<String> VENDORED_FILES = List.of("golden/probes.json");
+    public static final List<String> VENDORED_FILES = List.of("golden/probes.json", "golden/probes.tsv");
     /** A lock larger than this is refused unread. */
     public static final long MAX_LOCK_BYTES = 16L * 1024 * 1024;
 

@@ -126,7 +126,7 @@ def read_layout(choice: str) -> Layout | Refusal:
 
 def recorded_layout(document: object, lock: Path) -> Layout | Refusal:
     """The layout a lock records (``layout``), checked as a layout file is."""
-    done = _from_document(document, str(lock))
+    done = _from_document(document, "layout")
     if isinstance(done, Refusal):
         return Refusal(say("lock.layout", lock=lock, reason=done.message))
     return done

@@ -243,3 +243,23 @@ def test_the_messages_table_and_the_layouts_follow_their_schemas() -> None:
     assert list(_schema("vendor-messages").iter_errors(messages)) == []
     layout = json.loads((schema_dir() / "vendor-layout-training.json").read_text(encoding="utf-8"))
     assert list(_schema("vendor-layout-1").iter_errors(layout)) == []
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    ({"layout": None}, "its \"layout\" is not a valid layout ("),
+    ({"layout": {"layoutVersion": 1, "name": "x", "files": [{"from": "schema/check-table.json", "to": "../x"}]}},
+     "its \"layout\" is not a valid layout ("),
+    ({"files": {"../outside.json": "0" * 64}}, "refusing the file name \"../outside.json\": it has a '.' or '..' segment"),
+])
+def test_a_tampered_layout_lock_is_refused_and_nothing_is_written(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                                  change: dict[str, object], expected: str) -> None:
+    target = tmp_path / "f"
+    assert _run(capsys, "vendor", "--layout", "training", str(target))[0] == 0
+    lock = json.loads((target / LOCK_NAME).read_text(encoding="utf-8"))
+    (target / LOCK_NAME).write_text(json.dumps({**lock, **change}), encoding="utf-8")
+    code, out = _run(capsys, "vendor", "--check", str(target))
+    assert code == 1 and out.startswith(f"vendor --check: {target / LOCK_NAME}: {expected}"), out
+    before = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
+    code, out = _run(capsys, "vendor", str(target))
+    assert code == 1 and out.startswith(f"vendor: refusing to vendor into {target}: "), out
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == before

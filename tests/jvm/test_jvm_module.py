@@ -16,6 +16,7 @@ import pytest
 
 from contract.cli import main as kit_main
 from contract.core.registry import feature_schemas
+from contract.core.vendorfiles import VENDORED_FILES, VENDORED_TREES
 from contract.core.vendoring import _lock_bytes, lock_document
 from contract.golden.validation import CORPUS_SCHEMAS
 from contract.golden.vectors import read
@@ -38,6 +39,19 @@ def test_the_artifact_has_the_kits_version() -> None:
     pom = (JVM / "pom.xml").read_text(encoding="utf-8")
     assert re.search(r"<artifactId>dicechess-contract-jvm</artifactId>\s*(?:<!--[^>]*-->\s*)?<version>([^<]+)</version>",
                      pom)[1] == VERSION  # type: ignore[index]
+
+
+@pytest.mark.source
+def test_the_java_lock_writer_vendors_the_kits_trees_and_files() -> None:
+    source = (JVM / "src" / "main" / "java" / "dicechess" / "contract" / "Lock.java").read_text(encoding="utf-8")
+
+    def listed(name: str) -> tuple[str, ...]:
+        found = re.search(name + r" =\s*List\.of\(([^)]*)\)", source)
+        assert found is not None, name
+        return tuple(re.findall(r'"([^"]+)"', found[1]))
+
+    assert listed("VENDORED_TREES") == VENDORED_TREES
+    assert listed("VENDORED_FILES") == VENDORED_FILES
 
 
 def _java(*args: str) -> subprocess.CompletedProcess[str]:
@@ -90,7 +104,25 @@ def test_the_java_check_prints_what_vendor_check_prints(tmp_path: Path, capsys: 
     python, java = both()
     assert python == java and java[0] == 1
     assert "FAIL " + str(copy / "golden" / "probes.json") + ": edited" in java[1]
-    (copy / "dicechess-contract.lock.json").unlink()
+    lock = copy / "dicechess-contract.lock.json"
+    text = lock.read_text(encoding="utf-8")
+    for edit in ('"files": {\n    "../outside.json": "' + "0" * 64 + '",', '"lockVersion": 3,', '"kit": "other",',
+                 '"files": {\n    "schema//x.json": "' + "0" * 64 + '",'):
+        key = edit.split(":")[0]
+        lock.write_text(text.replace(next(line.strip() for line in text.splitlines() if line.strip().startswith(key)),
+                                     edit, 1) if not edit.startswith('"files"') else
+                        text.replace('"files": {', edit, 1), encoding="utf-8")
+        python, java = both()
+        assert python == java and java[0] == 1 and len(java[1].splitlines()) == 1, edit
+    lock.write_text(text, encoding="utf-8")
+    probes = copy / "golden" / "probes.json"
+    target = tmp_path / "elsewhere.json"
+    target.write_bytes((ROOT / "golden" / "probes.json").read_bytes())
+    probes.unlink()
+    probes.symlink_to(target)
+    python, java = both()
+    assert python == java and "is a symbolic link" in java[1]
+    lock.unlink()
     python, java = both()
     assert python == java and java[0] == 1
     usage = _java("check")

@@ -293,6 +293,38 @@ public final class Json {
         }
     }
 
+    /** {@code value} as Python's {@code json.dumps(value, ensure_ascii=False)} writes it (one line). */
+    public static String dumps(Object value) {
+        StringBuilder out = new StringBuilder();
+        dumps(out, value);
+        return out.toString();
+    }
+
+    private static void dumps(StringBuilder out, Object value) {
+        if (value instanceof Map<?, ?> map) {
+            out.append('{');
+            int i = 0;
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                out.append(i++ > 0 ? ", " : "");
+                quote(out, String.valueOf(entry.getKey()));
+                out.append(": ");
+                dumps(out, entry.getValue());
+            }
+            out.append('}');
+        } else if (value instanceof List<?> list) {
+            out.append('[');
+            for (int i = 0; i < list.size(); i++) {
+                out.append(i > 0 ? ", " : "");
+                dumps(out, list.get(i));
+            }
+            out.append(']');
+        } else if (value instanceof Number n && n.text().matches("-?[0-9]+")) {
+            out.append(new java.math.BigInteger(n.text()));
+        } else {
+            write(out, value, 0);
+        }
+    }
+
     private static void quote(StringBuilder out, String s) {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {

@@ -34,8 +34,6 @@ public record Lock(int lockVersion, String kit, String kitVersion, Map<String, L
     public static final List<String> VENDORED_TREES =
         List.of("schema", "grammar", "golden/vectors", "golden/fixtures", "golden/conformance");
     public static final List<String> VENDORED_FILES = List.of("golden/probes.json", "golden/probes.tsv");
-    /** A lock larger than this is refused unread. */
-    public static final long MAX_LOCK_BYTES = 16L * 1024 * 1024;
 
     private static final Pattern NAMED_VERSION =
         Pattern.compile("^(?<name>.+?)-(?<version>[0-9]+(?:\\.[0-9]+)*)\\.schema\\.json$");

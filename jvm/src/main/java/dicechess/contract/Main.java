@@ -69,19 +69,19 @@ public final class Main {
             err.println(PROG + ": " + ex.getMessage());
             return REFUSED;
         }
-        VendorCheck.Outcome outcome = VendorCheck.check(directory, kit);
+        VendorCheck.Outcome outcome = VendorCheck.check(directory, shown, kit);
         if (outcome.refusal() != null) {
-            out.println("vendor --check: " + outcome.refusal());
+            out.println(Messages.say("line.checkRefused", "message", outcome.refusal()));
             return REFUSED;
         }
         for (VendorCheck.Problem problem : outcome.problems()) {
-            out.println("FAIL " + join(shown, problem.file()) + ": " + problem.problem());
+            out.println(Messages.say("line.fail", "path", join(shown, problem.file()), "problem", problem.problem()));
         }
         if (!outcome.problems().isEmpty()) {
-            out.println("vendor --check: " + outcome.problems().size() + " problem(s) in " + shown);
+            out.println(Messages.say("line.summary", "count", outcome.problems().size(), "directory", shown));
             return REFUSED;
         }
-        out.println("vendor --check: " + shown + " matches the installed kit");
+        out.println(Messages.say("line.matches", "directory", shown));
         return OK;
     }
 

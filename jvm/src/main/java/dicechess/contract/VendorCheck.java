@@ -2,27 +2,40 @@ package dicechess.contract;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
- * {@code vendor --check DIR} in Java: a vendored copy against its own lock and against the kit this jar carries. The
- * messages are the Python kit's (contract/core/vendoring.py, contract/cli/vendor.py), with this jar's kit version.
+ * {@code vendor --check DIR} in Java: a vendored copy against its own lock and against the kit this jar carries, in
+ * the Python kit's order (contract/core/vendoring.py) and with its texts (schema/vendor-messages.json, this jar's
+ * kit version). Nothing outside the copy is opened: every lock name must be a plain relative POSIX name, and a
+ * symbolic link on the way to a file is named, never followed. This jar checks the kit's own layout (lockVersion 1);
+ * a copy written with another layout (lockVersion 2) is refused in one line, for the Python kit to check.
  */
 public final class VendorCheck {
     /** Where the jar keeps the kit's files and their lock. */
     public static final String DATA = "dicechess-contract/";
+    /** A lock larger than this is refused unread (the Python kit's limit). */
+    public static final int MAX_LOCK_BYTES = 4 * 1024 * 1024;
+    static final int MAX_NAME = 1024;
+    private static final Pattern DIGEST = Pattern.compile("[0-9a-f]{64}");
+    private static final Pattern CONTROL = Pattern.compile("[\\x00-\\x1f\\x7f-\\x9f]");
 
-    /** One problem of one file of the copy. */
-    public record Problem(String file, String problem) {
+    /** One problem of one file of the copy: its lock name, a stable kind and the text printed. */
+    public record Problem(String file, String kind, String problem) {
     }
 
     /** Why the copy cannot be checked at all (one line), or the problems found (none: it matches). */
@@ -42,7 +55,7 @@ public final class VendorCheck {
             if (in == null) {
                 throw new IOException("the jar has no " + name);
             }
-            Object lock = parseLock(Path.of(name), in.readNBytes((int) Lock.MAX_LOCK_BYTES + 1));
+            Object lock = parseLock(name, in.readNBytes(MAX_LOCK_BYTES + 1), false);
             if (lock instanceof String refusal) {
                 throw new IOException(refusal);
             }
@@ -52,108 +65,216 @@ public final class VendorCheck {
 
     /** The copy in {@code directory} checked against {@code kit}. */
     public static Outcome check(Path directory, Lock kit) {
-        if (!Files.isDirectory(directory)) {
-            return new Outcome(directory + ": no such directory", List.of());
-        }
-        Object read = readLock(directory);
-        if (read instanceof String refusal) {
-            return new Outcome(refusal, List.of());
-        }
-        Map<String, String> locked = ((Lock) read).files();
-        Map<String, String> shipped = kit.files();
-        String version = kit.kitVersion();
-        TreeSet<String> names = new TreeSet<>(locked.keySet());
-        names.addAll(shipped.keySet());
-        List<Problem> problems = new ArrayList<>();
-        for (String name : names) {
-            if (!locked.containsKey(name)) {
-                problems.add(new Problem(name, "missing (the installed kit " + version + " ships it; run vendor again)"));
-                continue;
-            }
-            if (!inside(name)) {
-                problems.add(new Problem(name, "not a path inside the vendored copy (refused, not read)"));
-                continue;
-            }
-            Path path = directory.resolve(name);
-            if (!Files.isRegularFile(path)) {
-                problems.add(new Problem(name, "missing"));
-                continue;
-            }
-            String actual;
-            try {
-                actual = Lock.sha256(path);
-            } catch (IOException ex) {
-                problems.add(new Problem(name, "cannot be read (" + ex.getMessage() + ")"));
-                continue;
-            }
-            if (!actual.equals(locked.get(name))) {
-                problems.add(new Problem(name, "edited (its SHA-256 is not the one in " + Lock.LOCK_NAME + ")"));
-            } else if (!shipped.containsKey(name)) {
-                problems.add(new Problem(name, "not in the installed kit " + version + " any more (run vendor again)"));
-            } else if (!shipped.get(name).equals(locked.get(name))) {
-                problems.add(new Problem(name, "differs from the installed kit " + version + "'s (run vendor again)"));
-            }
-        }
-        return new Outcome(null, problems);
+        return check(directory, Main.pythonPath(directory.toString()), kit);
     }
 
-    /** A lock path names a file below the copy: relative, no empty, '.' or '..' part, no backslash or NUL. */
-    static boolean inside(String name) {
-        if (name.isEmpty() || name.startsWith("/") || name.indexOf('\\') >= 0 || name.indexOf('\0') >= 0
-                || name.matches("^[A-Za-z]:.*")) {
-            return false;
+    /** The same, with {@code shown} as the directory's name in every text. */
+    public static Outcome check(Path directory, String shown, Lock kit) {
+        if (Files.isSymbolicLink(directory)) {
+            return refused(Messages.say("check.symlinkDirectory", "directory", shown));
         }
-        for (String part : name.split("/", -1)) {
-            if (part.isEmpty() || part.equals(".") || part.equals("..")) {
-                return false;
+        if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS)) {
+            return refused(Messages.say("check.noDirectory", "directory", shown));
+        }
+        if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+            return refused(Messages.say("check.notDirectory", "directory", shown));
+        }
+        Object read = readLock(directory, shown);
+        if (read instanceof String refusal) {
+            return refused(refusal);
+        }
+        Map<String, String> locked = ((Lock) read).files();
+        TreeSet<String> names = new TreeSet<>(locked.keySet());
+        names.addAll(kit.files().keySet());
+        List<Problem> problems = new ArrayList<>();
+        for (String name : names) {
+            Problem problem = fileProblem(directory, shown, name, locked, kit);
+            if (problem != null) {
+                problems.add(problem);
             }
         }
-        return true;
+        return new Outcome(null, List.copyOf(problems));
+    }
+
+    private static Outcome refused(String message) {
+        return new Outcome(message, List.of());
+    }
+
+    private static Problem fileProblem(Path directory, String shown, String name, Map<String, String> locked,
+                                       Lock kit) {
+        String version = kit.kitVersion();
+        String[] found = pathProblem(directory, shown, name);
+        if (found != null) {
+            String kind = found[0];
+            if (kind.equals("symlink") && !found[1].equals(Main.join(shown, name))) {
+                return new Problem(name, "linkInPath", Messages.say("problem.linkInPath", "path", found[1]));
+            }
+            if (kind.equals("notDirectory")) {
+                return new Problem(name, "missing", Messages.say("problem.missing"));
+            }
+            return new Problem(name, kind, Messages.say("problem." + kind));
+        }
+        if (!locked.containsKey(name)) {
+            return new Problem(name, "missingFromLock", Messages.say("problem.missingFromLock", "version", version));
+        }
+        Path path = directory.resolve(name);
+        if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+            return new Problem(name, "missing", Messages.say("problem.missing"));
+        }
+        String actual;
+        try {
+            actual = Lock.sha256(path);
+        } catch (IOException ex) {
+            return new Problem(name, "unreadable", Messages.say("problem.unreadable", "reason", reason(ex)));
+        }
+        if (!actual.equals(locked.get(name))) {
+            return new Problem(name, "edited", Messages.say("problem.edited", "lock", Lock.LOCK_NAME));
+        }
+        if (!kit.files().containsKey(name)) {
+            return new Problem(name, "notInKit", Messages.say("problem.notInKit", "version", version));
+        }
+        if (!kit.files().get(name).equals(locked.get(name))) {
+            return new Problem(name, "differs", Messages.say("problem.differs", "version", version));
+        }
+        return null;
+    }
+
+    /** {kind, shown path} when the way to the file holds a link or a non-directory, or the file is a link or not
+     * a regular file; null when it is absent or a regular file reached without a link. */
+    private static String[] pathProblem(Path directory, String shown, String name) {
+        Path current = directory;
+        String where = shown;
+        String[] parts = name.split("/", -1);
+        for (int i = 0; i < parts.length; i++) {
+            current = current.resolve(parts[i]);
+            where = Main.join(where, parts[i]);
+            BasicFileAttributes attributes;
+            try {
+                attributes = Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (IOException ex) {
+                return null;
+            }
+            boolean last = i == parts.length - 1;
+            if (attributes.isSymbolicLink()) {
+                return new String[] {"symlink", where};
+            }
+            if (!last && !attributes.isDirectory()) {
+                return new String[] {"notDirectory", where};
+            }
+            if (last && !attributes.isRegularFile()) {
+                return new String[] {"notRegular", where};
+            }
+        }
+        return null;
+    }
+
+    /** Why a lock name is not a plain relative POSIX name strictly inside the copy (null: it is). */
+    static String nameProblem(String name) {
+        if (name.isEmpty()) {
+            return Messages.say("name.empty");
+        }
+        if (name.length() > MAX_NAME) {
+            return Messages.say("name.tooLong", "limit", MAX_NAME);
+        }
+        if (CONTROL.matcher(name).find()) {
+            return Messages.say("name.control");
+        }
+        if (name.indexOf('\\') >= 0) {
+            return Messages.say("name.backslash");
+        }
+        if (name.startsWith("/")) {
+            return Messages.say("name.absolute");
+        }
+        String[] parts = name.split("/", -1);
+        for (String part : parts) {
+            if (part.equals(".") || part.equals("..")) {
+                return Messages.say("name.dotSegment");
+            }
+        }
+        for (String part : parts) {
+            if (part.isEmpty()) {
+                return Messages.say("name.emptySegment");
+            }
+        }
+        if (name.equals(Lock.LOCK_NAME)) {
+            return Messages.say("name.lockName");
+        }
+        return null;
     }
 
     /** The copy's lock, or why it cannot be used (one line). */
-    static Object readLock(Path directory) {
+    static Object readLock(Path directory, String shown) {
         Path lock = directory.resolve(Lock.LOCK_NAME);
-        byte[] data;
-        try (InputStream in = Files.newInputStream(lock)) {
-            data = in.readNBytes((int) Lock.MAX_LOCK_BYTES + 1);
-        } catch (NoSuchFileException ex) {
-            return directory + " is not a vendored copy of the contract: it has no " + Lock.LOCK_NAME;
-        } catch (IOException ex) {
-            return lock + ": cannot be read as a lock file (" + ex.getMessage() + ")";
+        String lockShown = Main.join(shown, Lock.LOCK_NAME);
+        if (!Files.exists(lock, LinkOption.NOFOLLOW_LINKS)) {
+            return Messages.say("lock.missing", "directory", shown, "lock", Lock.LOCK_NAME);
         }
-        return parseLock(lock, data);
+        if (!Files.isRegularFile(lock, LinkOption.NOFOLLOW_LINKS)) {
+            return Messages.say("lock.notRegular", "lock", lockShown);
+        }
+        byte[] data;
+        try (InputStream in = Files.newInputStream(lock, LinkOption.NOFOLLOW_LINKS)) {
+            data = in.readNBytes(MAX_LOCK_BYTES + 1);
+        } catch (IOException ex) {
+            return Messages.say("lock.unreadable", "lock", lockShown, "reason", reason(ex));
+        }
+        return parseLock(lockShown, data, true);
     }
 
-    static Object parseLock(Path lock, byte[] data) {
-        if (data.length > Lock.MAX_LOCK_BYTES) {
-            return lock + ": cannot be read as a lock file (larger than " + Lock.MAX_LOCK_BYTES + " bytes)";
+    static Object parseLock(String lock, byte[] data, boolean checkNames) {
+        if (data.length > MAX_LOCK_BYTES) {
+            return Messages.say("lock.tooLarge", "lock", lock, "limit", MAX_LOCK_BYTES);
         }
         Object document;
         try {
             String text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(data)).toString();
+                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(data)).toString();
             document = Json.parse(text);
         } catch (CharacterCodingException ex) {
-            return lock + ": cannot be read as a lock file (not UTF-8)";
+            return Messages.say("lock.notJson", "lock", lock, "reason", "not valid JSON: not UTF-8");
         } catch (Json.JsonException ex) {
-            return lock + ": cannot be read as a lock file (" + ex.getMessage() + ")";
+            return Messages.say("lock.notJson", "lock", lock, "reason", ex.getMessage());
         }
-        Object files = document instanceof Map<?, ?> map ? map.get("files") : null;
-        if (!(files instanceof Map<?, ?> digests) || !digests.values().stream().allMatch(v -> v instanceof String)) {
-            return lock + ": not a dicechess-contract lock file (no \"files\" object of digests)";
+        if (!(document instanceof Map<?, ?> doc)) {
+            return Messages.say("lock.notObject", "lock", lock);
         }
-        Map<?, ?> doc = (Map<?, ?>) document;
+        if (!Lock.KIT.equals(doc.get("kit"))) {
+            return Messages.say("lock.kit", "lock", lock, "kit", cut(Json.dumps(doc.get("kit")), 200));
+        }
         Object version = doc.get("lockVersion");
-        if (!(version instanceof Json.Number n) || !n.text().equals(String.valueOf(Lock.LOCK_VERSION))) {
-            String shown = version instanceof Json.Number n ? n.text() : version instanceof String s ? "'" + s + "'"
-                : String.valueOf(version);
-            return lock + ": lockVersion " + shown + " is not one this kit reads (it reads lockVersion "
-                + Lock.LOCK_VERSION + ")";
+        BigDecimal number = version instanceof Json.Number n ? new BigDecimal(n.text()) : null;
+        boolean one = number != null && number.compareTo(BigDecimal.ONE) == 0;
+        boolean two = number != null && number.compareTo(BigDecimal.valueOf(2)) == 0;
+        if (!one) {
+            // lockVersion 2 (a copy written with a layout) is the Python kit's to check
+            return Messages.say("lock.version", "lock", lock, "version", cut(Json.dumps(version), 200),
+                "known", two ? String.valueOf(Lock.LOCK_VERSION) : "1, 2");
         }
-        @SuppressWarnings("unchecked")
-        Map<String, String> typed = (Map<String, String>) digests;
+        if (!(doc.get("files") instanceof Map<?, ?> files)) {
+            return Messages.say("lock.noFiles", "lock", lock);
+        }
+        Map<String, String> digests = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> entry : files.entrySet()) {
+            String name = (String) entry.getKey();
+            String problem = checkNames ? nameProblem(name) : null;
+            if (problem != null) {
+                return Messages.say("lock.name", "lock", lock, "name", cut(Json.dumps(name), 300), "reason", problem);
+            }
+            if (!(entry.getValue() instanceof String digest) || !DIGEST.matcher(digest).matches()) {
+                return Messages.say("lock.digest", "lock", lock, "name", name);
+            }
+            digests.put(name, digest);
+        }
         Object kitVersion = doc.get("kitVersion");
-        return new Lock(Lock.LOCK_VERSION, Lock.KIT, kitVersion instanceof String s ? s : "", Map.of(), typed);
+        return new Lock(Lock.LOCK_VERSION, Lock.KIT, kitVersion instanceof String s ? s : "", Map.of(), digests);
+    }
+
+    private static String cut(String text, int limit) {
+        return text.length() <= limit ? text : text.substring(0, limit);
+    }
+
+    private static String reason(IOException ex) {
+        String message = ex.getMessage();
+        return message == null ? ex.getClass().getSimpleName() : message;
     }
 }

@@ -91,31 +91,58 @@ class VendorCheckTest {
     }
 
     @Test
-    void aLockPathLeavingTheDirectoryIsRefusedUnread() throws IOException {
+    void aLockNameLeavingTheDirectoryIsRefusedUnreadInOneLine() throws IOException {
         Path copy = freshCopy();
         Files.writeString(tmp.resolve("outside.json"), "{}\n");
         String digest = Lock.sha256(tmp.resolve("outside.json"));
         String lock = Files.readString(copy.resolve(Lock.LOCK_NAME));
-        for (String name : List.of("../outside.json", "/etc/hostname", "schema/../../outside.json")) {
+        String[][] names = {
+            {"../outside.json", "it has a '.' or '..' segment (a lock names files inside its directory)"},
+            {"schema/../../outside.json", "it has a '.' or '..' segment (a lock names files inside its directory)"},
+            {"/etc/hostname", "it is absolute (a lock names files inside its directory)"},
+            {"schema//x.json", "it has an empty segment"},
+            {"a\\\\b", "it holds a backslash (names are POSIX paths)"},
+        };
+        for (String[] name : names) {
             Files.writeString(copy.resolve(Lock.LOCK_NAME), lock.replace("\"files\": {\n",
-                "\"files\": {\n    \"" + name + "\": \"" + digest + "\",\n"));
+                "\"files\": {\n    \"" + name[0] + "\": \"" + digest + "\",\n"));
             Run done = run("check", copy.toString());
-            assertEquals(1, done.code(), name);
-            assertTrue(done.lines().contains("FAIL " + copy + "/" + name
-                + ": not a path inside the vendored copy (refused, not read)"), done.out());
-            assertEquals("vendor --check: 1 problem(s) in " + copy, done.lines().get(done.lines().size() - 1));
+            assertEquals(1, done.code(), name[0]);
+            String shown = name[0].replace("\\\\", "\\");
+            assertEquals(List.of("vendor --check: " + copy.resolve(Lock.LOCK_NAME) + ": refusing the file name \""
+                + name[0] + "\": " + name[1]), done.lines(), shown);
         }
+    }
+
+    @Test
+    void aSymbolicLinkInTheCopyIsNamedNotFollowed() throws IOException {
+        Path copy = freshCopy();
+        Path outside = Files.createDirectory(tmp.resolve("elsewhere"));
+        Files.copy(copy.resolve("golden/probes.json"), outside.resolve("probes.json"));
+        Files.delete(copy.resolve("golden/probes.json"));
+        Files.createSymbolicLink(copy.resolve("golden/probes.json"), outside.resolve("probes.json"));
+        Run done = run("check", copy.toString());
+        assertEquals(List.of("FAIL " + copy + "/golden/probes.json: is a symbolic link (vendor --check does not "
+            + "follow it)", "vendor --check: 1 problem(s) in " + copy), done.lines());
+        assertEquals(1, done.code());
+        Path link = tmp.resolve("link");
+        Files.createSymbolicLink(link, copy);
+        assertEquals(List.of("vendor --check: " + link + " is a symbolic link (vendor --check reads only a real "
+            + "directory)"), run("check", link.toString()).lines());
     }
 
     @Test
     void aLockOfAnUnknownVersionIsOneLine() throws IOException {
         Path copy = freshCopy();
         String lock = Files.readString(copy.resolve(Lock.LOCK_NAME));
-        Files.writeString(copy.resolve(Lock.LOCK_NAME), lock.replace("\"lockVersion\": 1,", "\"lockVersion\": 2,"));
-        Run done = run("check", copy.toString());
-        assertEquals(List.of("vendor --check: " + copy.resolve(Lock.LOCK_NAME)
-            + ": lockVersion 2 is not one this kit reads (it reads lockVersion 1)"), done.lines());
-        assertEquals(1, done.code());
+        for (String[] version : new String[][] {{"3", "1, 2"}, {"\"1\"", "1, 2"}, {"true", "1, 2"}, {"2", "1"}}) {
+            Files.writeString(copy.resolve(Lock.LOCK_NAME),
+                lock.replace("\"lockVersion\": 1,", "\"lockVersion\": " + version[0] + ","));
+            Run done = run("check", copy.toString());
+            assertEquals(List.of("vendor --check: " + copy.resolve(Lock.LOCK_NAME) + ": lockVersion " + version[0]
+                + " is not one this kit reads (it reads " + version[1] + ")"), done.lines());
+            assertEquals(1, done.code());
+        }
     }
 
     @Test
@@ -123,18 +150,39 @@ class VendorCheckTest {
         Path empty = Files.createDirectory(tmp.resolve("empty"));
         assertEquals(List.of("vendor --check: " + empty + " is not a vendored copy of the contract: it has no "
             + "dicechess-contract.lock.json"), run("check", empty.toString()).lines());
-        Files.writeString(empty.resolve(Lock.LOCK_NAME), "{\"files\": [1]}");
-        Run broken = run("check", empty.toString());
-        assertEquals(List.of("vendor --check: " + empty.resolve(Lock.LOCK_NAME)
-            + ": not a dicechess-contract lock file (no \"files\" object of digests)"), broken.lines());
-        assertEquals(1, broken.code());
-        Files.writeString(empty.resolve(Lock.LOCK_NAME), "{\"files\": ");
-        assertTrue(run("check", empty.toString()).out().startsWith("vendor --check: "
-            + empty.resolve(Lock.LOCK_NAME) + ": cannot be read as a lock file (not valid JSON"));
+        Path lock = empty.resolve(Lock.LOCK_NAME);
+        String[][] broken = {
+            {"{\"kit\": \"dicechess-contract\", \"lockVersion\": 1, \"files\": [1]}",
+             "not a dicechess-contract lock file (no \"files\" object of SHA-256 digests)"},
+            {"{\"files\": {}}", "not a dicechess-contract lock file (its \"kit\" is null)"},
+            {"[1]", "not a dicechess-contract lock file (not a JSON object)"},
+            {"{\"kit\": \"dicechess-contract\", \"lockVersion\": 1, \"files\": {\"a.json\": \"ABC\"}}",
+             "the digest of a.json is not a lowercase hex SHA-256"},
+        };
+        for (String[] c : broken) {
+            Files.writeString(lock, c[0]);
+            Run done = run("check", empty.toString());
+            assertEquals(List.of("vendor --check: " + lock + ": " + c[1]), done.lines());
+            assertEquals(1, done.code());
+        }
+        Files.writeString(lock, "{\"files\": ");
+        assertTrue(run("check", empty.toString()).out().startsWith("vendor --check: " + lock
+            + ": cannot be read as a lock file (not valid JSON"));
+        Files.write(lock, new byte[VendorCheck.MAX_LOCK_BYTES + 1]);
+        assertEquals(List.of("vendor --check: " + lock + ": cannot be read as a lock file (larger than 4194304 bytes)"),
+            run("check", empty.toString()).lines());
         Path none = tmp.resolve("none");
         Run missing = run("check", none.toString());
         assertEquals(List.of("vendor --check: " + none + ": no such directory"), missing.lines());
         assertEquals(1, missing.code());
+        Path file = Files.writeString(tmp.resolve("file"), "x");
+        assertEquals(List.of("vendor --check: " + file + " is not a directory"), run("check", file.toString()).lines());
+    }
+
+    @Test
+    void aControlCharacterInAPrintedNameIsShownNotObeyed() {
+        assertEquals("FAIL v/a\\x1b[2K: missing", Messages.say("line.fail", "path", "v/a\u001b[2K", "problem", "missing"));
+        assertEquals("a\\u202eb\\n", Messages.consoleText("a\u202eb\n"));
     }
 
     @Test

@@ -345,10 +345,10 @@ def _field_table(result: Result, portable: Portable) -> str:
     for key in keys:
         want = json.dumps(portable.value(result.case.expected.fields.get(key)), ensure_ascii=True)
         got = json.dumps(portable.value(result.got.get(key)), ensure_ascii=True) if key in result.got else "(absent)"
-        mark = " changed" if key in differing else ""
+        mark = ' class="changed"' if key in differing else ""
         rows_html.append(f'<tr data-field="{text(key)}"><td data-label="field">{text(key)}</td>'
                          f'<td data-label="expected">{text(want)}</td>'
-                         f'<td class="{mark.strip()}" data-label="got">{text(got)}</td></tr>')
+                         f'<td{mark} data-label="got">{text(got)}</td></tr>')
     return ('<table class="stack fields"><tr class="head"><th>field</th><th>expected</th><th>got</th></tr>'
             f"{''.join(rows_html)}</table>")
 
@@ -373,7 +373,8 @@ def _case(result: Result, name: str, entry: Divergence | None, portable: Portabl
     return (f'<div class="case {name}" data-case-id="{text(case.id)}"'
             f' data-implementation="{text(result.implementation)}" data-kind="{text(case.kind)}"'
             f' data-outcome="{name}"><p class="case-head">{" · ".join(head)}</p>'
-            f"{detail}{reason}<details><summary>request and whole answers</summary><dl>{items}</dl></details></div>")
+            f"{detail}{reason}<details><summary>request and whole answers, as sent</summary><dl>{items}</dl>"
+            "</details></div>")
 
 
 def _disagreements(run: Run, portable: Portable) -> str:

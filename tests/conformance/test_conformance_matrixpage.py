@@ -198,3 +198,27 @@ def test_a_page_inside_the_corpus_is_refused_even_before_it_exists(
         assert not target.exists()
     finally:  # a kit that writes it anyway must not leave it in the checkout
         target.unlink(missing_ok=True)
+
+
+def test_a_message_disagreement_is_summarised_by_field_and_marked_in_its_table() -> None:
+    from contract.conformance.corpus import load_cases
+    from contract.conformance.matrixpage import render
+    from contract.conformance.runner import Implementation, Run, classify, evaluate
+    from contract.core.provenance import Provenance
+
+    cases = load_cases(["engine-compatibility"])
+    answers = [{"id": c.id, "status": "ok", **c.expected.fields} for c in cases]
+    for answer in answers[:3]:  # three answers with another message, the verdict kept
+        answer["message"] = "another text"
+    liar = Implementation("liar", "live", ("liar",))
+    run = classify(Run([liar], ["engine-compatibility"], evaluate(liar, cases, answers), []))
+    page = re.sub(r' data-label="[^"]*"', "", render(run, Provenance("0", None, False, "now"), "div.json"))
+    assert ('<p class="what-changed" data-implementation="liar" data-kind="engine-compatibility">'
+            "liar · engine-compatibility, 3 cases: the answers differ in message in 3.</p>") in page
+    for case in cases[:3]:
+        block = page[page.index(f'data-case-id="{html.escape(case.id)}"'):]
+        block = block[:block.index("</table>")]
+        assert '<tr data-field="message">' in block
+        assert re.search(r'<tr data-field="message"><td>message</td><td>[^<]*</td>'
+                         r'<td class="changed">&quot;another text&quot;</td></tr>', block), block
+        assert re.search(r'<tr data-field="outcome"><td>outcome</td><td>[^<]*</td><td>', block), block

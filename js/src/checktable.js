@@ -79,4 +79,17 @@ function refusal(code, values = {}) {
   };
 }
 
-module.exports = { checkTable, manifestFields, featureSchemas, family, entry, refusal, render, pointer, own, SCHEMA_DIR };
+/** The name a message gives the type of a value: null, undefined, array, or its typeof. */
+const typeName = (value) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
+
+/** The api.argument.type refusal of a public function given `value` for `argument`, or null when it is a string. */
+function notAString(argument, value, optional = false) {
+  if (typeof value === "string" || (optional && (value === null || value === undefined))) return null;
+  return refusal("api.argument.type", {
+    argument,
+    expected: optional ? "a string or null" : "a string",
+    got: typeName(value),
+  });
+}
+
+module.exports = { notAString, typeName, checkTable, manifestFields, featureSchemas, family, entry, refusal, render, pointer, own, SCHEMA_DIR };

@@ -54,10 +54,11 @@ function parser() {
 
 /** {version} of a host version, or {error}: the code of the check it fails. */
 function parseHostVersion(text) {
+  if (typeof text !== "string") return { error: "api.argument.type" };
   if (!HOST_VERSION.test(text)) return { error: "engineCompatibility.engineVersion.syntax" };
   const parts = text.split(".").map((p) => BigInt(p));
   if (parts.some((p) => p > INT_MAX)) return { error: "engineCompatibility.engineVersion.range" };
-  return { version: parts };
+  return { version: parts.map(Number) }; // within 0..2147483647: exact as Numbers, and JSON-serialisable
 }
 
 // A whitespace run with a character above U+0020 on each side: in a valid constraint it can only be the
@@ -71,6 +72,7 @@ const CHUNK = 1000;
 
 /** Every comparator of a non-blank constraint as {op, version}; null when the constraint is invalid. */
 function parseConstraint(text) {
+  if (typeof text !== "string") return null;
   const pieces = text.split(INNER_SEPARATOR);
   const comparators = [];
   for (let start = 0; start < pieces.length; start += CHUNK) {
@@ -99,7 +101,7 @@ function parseStretch(text) {
       else if (child && child.data === "version") version = child.children.map((tok) => BigInt(tok.value));
     }
     if (version === null || version.length !== 3 || version.some((p) => p > INT_MAX)) return null;
-    comparators.push({ op, version });
+    comparators.push({ op, version: version.map(Number) });
   }
   return comparators.length > 0 ? comparators : null;
 }
@@ -142,6 +144,11 @@ const TESTS = {
 
 /** {outcome, message, code}: outcome in satisfied | excluded | blank | invalid-constraint | invalid-engine-version. */
 function evaluate(constraint, engineVersion) {
+  // a wrong type is refused as the value it stands for, the host version first (as the engine reads it)
+  const wrongHost = table.notAString("engineVersion", engineVersion);
+  if (wrongHost !== null) return { outcome: "invalid-engine-version", ...wrongHost };
+  const wrongConstraint = table.notAString("constraint", constraint);
+  if (wrongConstraint !== null) return { outcome: "invalid-constraint", ...wrongConstraint };
   const question = { constraint, engineVersion, host: null, comparators: null };
   for (const check of table.family("engineCompatibility")) {
     const values = TESTS[check.kind](question);

@@ -212,6 +212,8 @@ const answer = (refusal) =>
 
 /** {verdict, message, code, field} for manifest text; throws only when the schema and the ordered checks disagree. */
 function readManifest(text, engineVersion, expectedRole) {
+  const wrong = table.notAString("text", text) || table.notAString("expectedRole", expectedRole, true);
+  if (wrong !== null) return answer(wrong);
   let raw;
   try {
     raw = strictJson.parse(text);

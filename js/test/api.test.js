@@ -39,7 +39,48 @@ test("every manifest case of the conformance corpus gets its canonical verdict",
 });
 
 test("the evaluator agrees with the corpus and node-semver (differential)", () => {
-  const done = spawnSync(process.execPath, [path.join(__dirname, "..", "src", "differential.js")], { encoding: "utf8" });
+  const done = spawnSync(process.execPath, [path.join(__dirname, "differential.js")], { encoding: "utf8" });
   assert.strictEqual(done.status, 0, done.stdout + done.stderr);
   assert.match(done.stdout, /0 disagreement\(s\)/);
+});
+
+test("wrong types are refused with the kit's message, never thrown", () => {
+  for (const wrong of [12, null, undefined, {}, ["1.2.3"], true, 1n]) {
+    const manifest = contract.readManifest(wrong, "0.12.0");
+    assert.strictEqual(manifest.verdict, "refused");
+    assert.strictEqual(manifest.code, "api.argument.type");
+    assert.match(manifest.message, /^text must be a string, not /);
+    const constraint = contract.evaluate(wrong, "0.12.0");
+    assert.deepStrictEqual([constraint.outcome, constraint.code], ["invalid-constraint", "api.argument.type"]);
+    assert.match(constraint.message, /^constraint must be a string, not /);
+    const host = contract.evaluate(">=0.12.0", wrong);
+    assert.deepStrictEqual([host.outcome, host.code], ["invalid-engine-version", "api.argument.type"]);
+    assert.strictEqual(contract.parseConstraint(wrong), null);
+    assert.deepStrictEqual(contract.parseHostVersion(wrong), { error: "api.argument.type" });
+  }
+  assert.strictEqual(contract.readManifest({ manifestVersion: "1.0.0" }, "0.12.0").message,
+    "text must be a string, not object");
+  assert.strictEqual(contract.evaluate(12, "0.12.0").message, "constraint must be a string, not number");
+  const text = fs.readFileSync(golden("example-package", "manifest.json"), "utf8");
+  assert.strictEqual(contract.readManifest(text, "0.12.0", 5).message, "expectedRole must be a string or null, not number");
+  assert.strictEqual(contract.readManifest(text, "0.12.0", null).verdict, "accepted");
+});
+
+test("exported results are JSON-serialisable: versions are Numbers", () => {
+  const comparators = contract.parseConstraint(">=0.12.0 <2147483647.0.1");
+  assert.strictEqual(JSON.stringify(comparators),
+    '[{"op":">=","version":[0,12,0]},{"op":"<","version":[2147483647,0,1]}]');
+  assert.strictEqual(JSON.stringify(contract.parseHostVersion("2147483647.0.0")), '{"version":[2147483647,0,0]}');
+  assert.deepStrictEqual(contract.parseHostVersion("2147483648.0.0"), { error: "engineCompatibility.engineVersion.range" });
+  assert.strictEqual(contract.parseConstraint(">=2147483648.0.0"), null);
+});
+
+test("index.d.ts declares every export, and a consumer of all of them compiles under tsc --strict", () => {
+  const declared = new Set([...fs.readFileSync(path.join(__dirname, "..", "index.d.ts"), "utf8")
+    .matchAll(/^export (?:function|class) (\w+)/gm)].map((m) => m[1]));
+  assert.deepStrictEqual([...declared].sort(), Object.keys(contract).sort());
+  const tsc = require.resolve("typescript/bin/tsc");
+  const done = spawnSync(process.execPath, [tsc, "-p", path.join(__dirname, "types", "tsconfig.json")],
+    { encoding: "utf8" });
+  assert.strictEqual(done.status, 0, done.stdout + done.stderr);
 });

@@ -66,7 +66,7 @@ def check() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         parser = generate(Path(tmp))
         env = {**os.environ, "DICECHESS_JS_PARSER": str(parser)}
-        done = subprocess.run(["node", str(REPO / "js" / "src" / "differential.js")], env=env, check=False)
+        done = subprocess.run(["node", str(REPO / "js" / "test" / "differential.js")], env=env, check=False)
         if done.returncode != 0:
             raise SystemExit("error: the freshly generated parser fails the differential check")
 

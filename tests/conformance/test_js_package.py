@@ -1,7 +1,9 @@
 """js/ as a real npm package: ``npm pack`` it, install the tarball into a scratch project far from any
 checkout, and validate a manifest and a constraint through the public API (``require("dicechess-contract")``).
 
-Needs ``node`` and ``npm`` (and the npm registry or cache for ajv and semver). Without them the test is
+Needs ``node`` and ``npm`` (and the npm registry or cache for ajv). The tarball ships ``index.d.ts`` and
+only run-time code: the differential against node-semver (``test/differential.js``) and semver itself are
+development-only. Without them the test is
 skipped with the reason, except under ``DICECHESS_REQUIRE_JS=1`` (``tox -e js-package``), where it fails.
 """
 
@@ -60,6 +62,13 @@ def test_the_packed_tarball_installs_and_validates_a_manifest(tmp_path: Path) ->
                      "package/data/grammar/engine_compatibility.lark"):
         assert required in names, sorted(names)
     assert not [n for n in names if n.startswith(("package/test/", "package/tools/", "package/node_modules/"))]
+    assert "package/index.d.ts" in names and not [n for n in names if n.endswith("differential.js")]
+    with tarfile.open(tarball) as archive:
+        shipped = archive.extractfile("package/package.json")
+        assert shipped is not None
+        manifest_of_package = json.loads(shipped.read())
+    assert set(manifest_of_package["dependencies"]) == {"ajv"}, manifest_of_package  # semver is test-only
+    assert manifest_of_package["types"] == "index.d.ts"
 
     scratch = tmp_path / "scratch"
     scratch.mkdir()

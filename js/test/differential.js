@@ -12,14 +12,14 @@
  *     every character <= U+0020; node-semver trims only JavaScript whitespace.
  * Any other difference fails (exit 1) with the case named. Before that, the Node evaluator must reproduce
  * the canonical outcome and message of every case, valid or not (so a freshly generated parser can be
- * tested with this script alone). Usage: node js/src/differential.js [corpus].
+ * tested with this script alone). Usage: node js/test/differential.js [corpus].
  */
 
 const fs = require("fs");
 const semver = require("semver");
-const { evaluate } = require("./compatibility");
+const { evaluate } = require("../src/compatibility");
 
-const { dataPath, formatVersionProblem } = require("./data");
+const { dataPath, formatVersionProblem } = require("../src/data");
 
 const CORPUS = dataPath("golden", "conformance", "engine-compatibility.json"); // a checkout's corpus
 

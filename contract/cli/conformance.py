@@ -38,7 +38,9 @@ from contract.conformance.runner import (
     AdapterFailure,
     Implementation,
     UsageError,
+    builtin_command,
     env_variable,
+    js_problem,
     resolve,
     run,
 )
@@ -140,6 +142,10 @@ def run_matrix(args: argparse.Namespace) -> int:
         implementations = [resolve(spec) for spec in args.impl]
         if args.engine_version is not None:
             engine_build.check_version(args.engine_version)
+        for impl in implementations:  # the built-in js adapter needs a checkout's js/ and its npm packages
+            js = js_problem() if impl.name == "js" and impl.command == builtin_command("js") else None
+            if js is not None:
+                raise UsageError(f"--impl js: {js}")
         for option, value in (("--timeout", args.timeout), ("--budget", args.budget)):
             if not value > 0 or value == float("inf"):
                 raise UsageError(f"{option} {value:g}: give a positive number of seconds")

@@ -1,7 +1,8 @@
 """The matrix a conformance run prints: per implementation and kind, how many cases agree.
 
 Text for people (the matrix, then every listed divergence with its reason, every unlisted
-disagreement with expected and got, every stale entry) and JSON for machines (``--json``). Strings are
+disagreement with expected and got, every stale entry) and JSON for machines (``--json``, described by
+``schema/output-conformance-run-1.schema.json``). Strings are
 shown with ``repr``-style escapes so a NBSP, a tab or a trailing newline is visible; in the text a string
 longer than :data:`~contract.core.consoletext.CUT_AT` characters is cut, with its length shown, and every
 line goes through :func:`~contract.core.consoletext.console_text`. The JSON keeps every value whole.
@@ -13,6 +14,7 @@ import json
 from collections.abc import Collection
 from typing import Any, Final
 
+from contract.cli.jsonoutput import OUTPUT_VERSION
 from contract.conformance.corpus import KINDS, Expected
 from contract.conformance.divergences import Divergence
 from contract.conformance.runner import Result, Run
@@ -103,6 +105,7 @@ def as_json(run: Run) -> dict[str, Any]:
         return out
 
     return {
+        "outputVersion": OUTPUT_VERSION,
         "ok": run.ok,
         "implementations": [{"name": i.name, "mode": i.mode, "command": list(i.command)}
                             for i in run.implementations],

@@ -20,7 +20,8 @@ Adapters start in the caller's working directory.
 
 ``unsupported`` is not a failure case by case, but "unsupported for everything" is never agreement: a
 live implementation that supports fewer cases of a kind than its :func:`support_floor` (the kit: every
-case; the engine: every case its recording answers; any other: at least one) is a :class:`Shortfall`
+case; js: every engine-compatibility and manifest case; the engine: every case its recording answers;
+any other: at least one) is a :class:`Shortfall`
 and fails the run, with a message saying so (restrict the run with ``--kinds`` to the kinds it has).
 """
 
@@ -28,11 +29,14 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import struct
+import subprocess
 import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 
 from contract.conformance.corpus import Case, Expected
@@ -74,6 +78,35 @@ def builtin_command(name: str) -> tuple[str, ...] | None:
         return (sys.executable, "-m", "contract.conformance.adapter")
     if name == "js":
         return ("node", str(data_root() / "js" / "src" / "adapter.js"))
+    return None
+
+
+JS_REQUIRES: Final = "ajv/dist/2020"  # the Node adapter's one npm dependency (js/package.json)
+JS_CHECK_TIMEOUT: Final = 30.0
+
+
+def js_problem(root: Path | None = None) -> str | None:
+    """Why the built-in ``js`` adapter cannot run here (one line saying what to pass), or ``None``.
+
+    ``js/`` ships in a checkout (and the sdist), not in the wheel, and needs ``npm ci --prefix js``."""
+    script = (data_root() if root is None else root) / "js" / "src" / "adapter.js"
+    other = '--impl js="node CHECKOUT/js/src/adapter.js"'
+    if not script.is_file():
+        return (f"the Node adapter is not installed with this kit ({script} does not exist: js/ ships in a"
+                f" checkout of dicechess-contract, not in the wheel); pass {other} with a checkout's adapter"
+                " after `npm ci --prefix CHECKOUT/js`")
+    node = shutil.which("node")
+    if node is None:
+        return f"node is not on PATH (the Node adapter {script} needs Node.js >= 20)"
+    probe = f"require.resolve({JS_REQUIRES!r}, {{paths: [{str(script.parent)!r}]}})"
+    try:
+        done = subprocess.run([node, "-e", probe], capture_output=True, timeout=JS_CHECK_TIMEOUT, check=False,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"cannot run {node}: {exc}"
+    if done.returncode != 0:
+        return (f"the Node adapter's dependencies are not installed (node cannot find {JS_REQUIRES} from"
+                f" {script.parent}): run `npm ci --prefix {script.parent.parent}` first, or pass {other}")
     return None
 
 
@@ -215,11 +248,18 @@ class Shortfall:
                 f" agreement; fix the adapter, or leave {self.kind} out with --kinds")
 
 
+# The kinds each built-in adapter answers, every case of them (js/src/adapter.js: no ONNX, no extractors).
+BUILTIN_KINDS: Final = {"kit": ("engine-compatibility", "manifest", "tensor-contract", "features"),
+                        "js": ("engine-compatibility", "manifest")}
+
+
 def support_floor(implementation: str, kind: str, cases: Sequence[Case]) -> tuple[int, str]:
     """(the fewest ``kind`` cases a live ``implementation`` must support, what that floor is)."""
     mine = [case for case in cases if case.kind == kind]
-    if implementation == "kit":
-        return len(mine), "the kit's adapter answers every case"
+    if implementation in BUILTIN_KINDS:
+        if kind not in BUILTIN_KINDS[implementation]:
+            return 0, f"the {implementation} adapter does not answer {kind}"
+        return len(mine), f"the {implementation} adapter answers every {kind} case"
     if implementation == "engine":
         recorded = sum(1 for case in mine if "engine" in case.recorded)
         if recorded:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import json
 import struct
 from pathlib import Path
 
@@ -112,3 +113,34 @@ def test_an_unreadable_recording_is_one_message(tmp_path: Path, content: bytes, 
     with pytest.raises(recording.RecordingError, match=r"conformance-engine-answers\.jsonl\.gz") as raised:
         recording.read(path)
     assert says in str(raised.value)
+
+
+def _conforms(document: object) -> None:
+    from jsonschema import Draft202012Validator
+
+    from contract.core.resources import schema_dir
+
+    schema = json.loads((schema_dir() / "output-conformance-run-1.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in Draft202012Validator(schema).iter_errors(document)]
+    assert errors == []
+
+
+def test_run_json_has_an_output_version_and_follows_its_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    """issue 25: `conformance run --json` starts with "outputVersion": 1 and validates against
+    schema/output-conformance-run-1.schema.json, passing and failing alike."""
+    from contract.cli import conformance as cli
+
+    assert cli.main(["run", "--impl", "engine=recorded", "--impl", "training", "--json"]) == cli.EXIT_OK
+    out = capsys.readouterr().out
+    assert out.startswith('{\n  "outputVersion": 1,\n  "ok": true,')
+    document = json.loads(out)
+    _conforms(document)
+    assert document["listed"] and all(entry["reason"] for entry in document["listed"])
+    cases = load_cases(["tensor-contract"])
+    changed = dataclasses.replace(cases[0], expected=dataclasses.replace(
+        cases[0].expected, fields={**cases[0].expected.fields, "message": "another text"}))
+    failing = run([ENGINE], recording.apply([changed, *cases[2:]]), ["tensor-contract"], load())
+    document = json.loads(json.dumps(as_json(failing)))
+    _conforms(document)
+    assert document["ok"] is False and len(document["staleRecordings"]) == 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -266,3 +267,29 @@ def test_the_documented_example_adapter_works(tmp_path: Path) -> None:
     assert outcome.ok, as_text(outcome)
     statuses = {(r.case.kind, r.status) for r in outcome.results}
     assert statuses == {("engine-compatibility", "agree"), ("manifest", "unsupported")}
+
+
+def test_js_without_a_checkout_refuses_in_one_line_saying_what_to_pass(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """issue 25: from a wheel (no js/ beside the data) `--impl js` is a usage error naming what to pass,
+    not a Node MODULE_NOT_FOUND stack."""
+    from contract.conformance import runner
+
+    monkeypatch.setattr(runner, "data_root", lambda: tmp_path)
+    assert cli.main(["run", "--impl", "kit", "--impl", "js", "--kinds", "manifest"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1
+    assert captured.err.startswith(f"error: --impl js: the Node adapter is not installed with this kit ({tmp_path}")
+    assert '--impl js="node CHECKOUT/js/src/adapter.js"' in captured.err and "npm ci" in captured.err
+
+
+def test_js_without_its_npm_packages_says_to_run_npm_ci(tmp_path: Path) -> None:
+    from contract.conformance.runner import js_problem
+
+    if shutil.which("node") is None:
+        pytest.skip("needs node")
+    (tmp_path / "js" / "src").mkdir(parents=True)
+    (tmp_path / "js" / "src" / "adapter.js").write_text("", encoding="utf-8")
+    problem = js_problem(tmp_path)
+    assert problem is not None and "node cannot find ajv/dist/2020" in problem
+    assert f"npm ci --prefix {tmp_path / 'js'}" in problem

@@ -88,20 +88,25 @@ def engine_answers() -> Mapping[str, RecordedAnswer]:
 
 
 def apply(cases: Sequence[Case], answers: Mapping[str, RecordedAnswer] | None = None) -> list[Case]:
-    """``cases`` with the engine's recorded answer as their ``engine`` recording, or, where the recording
-    was made for another version of the case, with the reason in ``stale`` instead."""
+    """``cases`` with the engine's recorded live answer as their ``engine`` recording, or, where it was
+    made for another version of the case, with the reason in ``stale`` instead. A case the live recording
+    does not have (added since) keeps the engine recording the corpus gives it (its recorded vectors, the
+    verdicts file), if any."""
     from contract.conformance.corpus import Expected
 
     table = engine_answers() if answers is None else answers
     out = []
     for case in cases:
+        found = table.get(case.id)
+        if found is None:  # a case added since the live recording keeps its older recording, if any
+            out.append(case)
+            continue
         recorded = {k: v for k, v in case.recorded.items() if k != "engine"}
         stale = {k: v for k, v in case.stale.items() if k != "engine"}
-        found = table.get(case.id)
-        if found is not None and found.expected != case.expected.fields:
+        if found.expected != case.expected.fields:
             stale["engine"] = (f"recorded for a case whose canonical answer was {found.expected!r}; it is now"
                                f" {case.expected.fields!r} (re-record the engine's answer)")
-        elif found is not None:
+        else:
             fields = {k: v for k, v in found.answer.items() if k not in ("id", "status")}
             recorded["engine"] = Expected(fields, source=RECORDER, status=str(found.answer["status"]))
         out.append(dataclasses.replace(case, recorded=recorded, stale=stale))

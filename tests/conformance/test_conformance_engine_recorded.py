@@ -27,9 +27,11 @@ def _bits(vector: list[float]) -> bytes:
 
 def test_every_case_has_the_engines_recorded_answer() -> None:
     cases = load_cases()
-    assert len(cases) == 1173
     assert all("engine" in case.recorded and not case.stale for case in cases)
-    assert {case.recorded["engine"].source for case in cases} == {recording.RECORDER}
+    live = [case.id for case in cases if case.recorded["engine"].source == recording.RECORDER]
+    assert len(live) == len(recording.engine_answers()) == 1173  # every case of the kit at 7f9a987
+    older = {case.recorded["engine"].source for case in cases if case.id not in set(live)}
+    assert all(source.startswith("recorded/") for source in older)  # cases added since: their own recording
 
 
 def test_the_recorded_engine_covers_every_case_with_each_difference_listed() -> None:
@@ -44,7 +46,7 @@ def test_the_recorded_engine_covers_every_case_with_each_difference_listed() -> 
         "manifest/legacy-defines-no-output-name", "manifest/order-legacy-input-name-before-width",
         "manifest/sha-number"])
     agree = sum(1 for r in outcome.results if r.status == "agree")
-    assert agree == 1173 - 8
+    assert agree == len(outcome.results) - 8
 
 
 def test_recorded_messages_are_compared_exactly() -> None:
@@ -64,7 +66,7 @@ def test_the_live_recording_agrees_with_every_older_engine_recording() -> None:
     from contract.conformance.corpus import feature_cases
 
     older = [c for c in compatibility_cases() + manifest_cases() + tensor_cases() + feature_cases()
-             if "engine" in c.recorded]
+             if "engine" in c.recorded and c.id in answers]
     assert len(older) >= 330
     for case in older:
         recorded = answers[case.id].answer

@@ -97,11 +97,11 @@ class VendorCheckTest {
         String digest = Lock.sha256(tmp.resolve("outside.json"));
         String lock = Files.readString(copy.resolve(Lock.LOCK_NAME));
         String[][] names = {
-            {"../outside.json", "it has a '.' or '..' segment (a lock names files inside its directory)"},
-            {"schema/../../outside.json", "it has a '.' or '..' segment (a lock names files inside its directory)"},
-            {"/etc/hostname", "it is absolute (a lock names files inside its directory)"},
-            {"schema//x.json", "it has an empty segment"},
-            {"a\\\\b", "it holds a backslash (names are POSIX paths)"},
+            {"../outside.json", "name.dotSegment"},
+            {"schema/../../outside.json", "name.dotSegment"},
+            {"/etc/hostname", "name.absolute"},
+            {"schema//x.json", "name.emptySegment"},
+            {"a\\\\b", "name.backslash"},
         };
         for (String[] name : names) {
             Files.writeString(copy.resolve(Lock.LOCK_NAME), lock.replace("\"files\": {\n",
@@ -110,7 +110,7 @@ class VendorCheckTest {
             assertEquals(1, done.code(), name[0]);
             String shown = name[0].replace("\\\\", "\\");
             assertEquals(List.of("vendor --check: " + copy.resolve(Lock.LOCK_NAME) + ": refusing the file name \""
-                + name[0] + "\": " + name[1]), done.lines(), shown);
+                + name[0] + "\": " + Messages.say(name[1])), done.lines(), shown);
         }
     }
 

@@ -32,8 +32,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="a new or empty directory, or an earlier vendored copy to update")
     parser.add_argument("--layout", metavar="NAME|FILE.json", default=None,
                         help=f"which files go where: a built-in layout ({', '.join(builtin_names())}; "
-                             f"default {KIT_LAYOUT}, the kit's own tree) or a layout file "
-                             "(schema/vendor-layout-1.schema.json)")
+                             f"default: the layout DIR's lock records, else {KIT_LAYOUT}, the kit's own tree) "
+                             "or a layout file (schema/vendor-layout-1.schema.json)")
     parser.add_argument("--check", action="store_true", help="verify DIR instead of writing it")
     parser.add_argument("--json", action="store_true", help="with --check: print one JSON object "
                         "(schema/output-vendor-check-1.schema.json)")

@@ -1,8 +1,8 @@
 """The texts of ``vendor`` and ``vendor --check``: one table, ``schema/vendor-messages.json``.
 
 Every value put into a text passes through :func:`contract.core.consoletext.console_text` first, so a
-file name from a lock or a layout cannot drive the terminal. The jvm/ port of ``vendor --check`` reads
-the same table.
+file name from a lock or a layout cannot drive the terminal. Another implementation of
+``vendor --check`` should read the same table.
 
 >>> say("line.fail", path="v/a\\x1b[2K", problem="missing")
 'FAIL v/a\\\\x1b[2K: missing'

@@ -32,6 +32,15 @@ class VendorCheckTest {
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
+    static String fail(Path copy, String name, String problem) {
+        return Messages.say("line.fail", "path", copy + "/" + name, "problem", problem);
+    }
+
+    /** The one line of a copy that cannot be checked: the table's {@code code} text with {@code fields}. */
+    static String refused(String code, Object... fields) {
+        return Messages.say("line.checkRefused", "message", Messages.say(code, fields));
+    }
+
     /** A fresh vendored copy: every locked file of the jar and the lock, as {@code vendor DIR} writes them. */
     Path freshCopy() throws IOException {
         Path copy = tmp.resolve("copy");
@@ -59,7 +68,7 @@ class VendorCheckTest {
     void aFreshCopyMatches() throws IOException {
         Path copy = freshCopy();
         Run done = run("check", copy.toString());
-        assertEquals(List.of("vendor --check: " + copy + " matches the installed kit"), done.lines());
+        assertEquals(List.of(Messages.say("line.matches", "directory", copy)), done.lines());
         assertEquals(0, done.code());
     }
 
@@ -70,9 +79,9 @@ class VendorCheckTest {
         Files.delete(copy.resolve("grammar/engine_compatibility.lark"));
         Run done = run("check", copy.toString());
         assertEquals(List.of(
-            "FAIL " + copy + "/golden/probes.json: edited (its SHA-256 is not the one in dicechess-contract.lock.json)",
-            "FAIL " + copy + "/grammar/engine_compatibility.lark: missing",
-            "vendor --check: 2 problem(s) in " + copy), done.lines().stream().sorted().toList());
+            fail(copy, "golden/probes.json", Messages.say("problem.edited", "lock", Lock.LOCK_NAME)),
+            fail(copy, "grammar/engine_compatibility.lark", Messages.say("problem.missing")),
+            Messages.say("line.summary", "count", 2, "directory", copy)), done.lines().stream().sorted().toList());
         assertEquals(1, done.code());
     }
 
@@ -85,8 +94,8 @@ class VendorCheckTest {
         Files.writeString(copy.resolve(Lock.LOCK_NAME), lock.replace(entry, ""));
         Run done = run("check", copy.toString());
         String version = VendorCheck.kitLock().kitVersion();
-        assertEquals(List.of("FAIL " + copy + "/golden/probes.json: missing (the installed kit " + version
-            + " ships it; run vendor again)", "vendor --check: 1 problem(s) in " + copy), done.lines());
+        assertEquals(List.of(fail(copy, "golden/probes.json", Messages.say("problem.missingFromLock", "version", version)),
+            Messages.say("line.summary", "count", 1, "directory", copy)), done.lines());
         assertEquals(1, done.code());
     }
 
@@ -109,8 +118,8 @@ class VendorCheckTest {
             Run done = run("check", copy.toString());
             assertEquals(1, done.code(), name[0]);
             String shown = name[0].replace("\\\\", "\\");
-            assertEquals(List.of("vendor --check: " + copy.resolve(Lock.LOCK_NAME) + ": refusing the file name \""
-                + name[0] + "\": " + Messages.say(name[1])), done.lines(), shown);
+            assertEquals(List.of(refused("lock.name", "lock", copy.resolve(Lock.LOCK_NAME), "name", "\"" + name[0] + "\"",
+                "reason", Messages.say(name[1]))), done.lines(), shown);
         }
     }
 
@@ -122,13 +131,12 @@ class VendorCheckTest {
         Files.delete(copy.resolve("golden/probes.json"));
         Files.createSymbolicLink(copy.resolve("golden/probes.json"), outside.resolve("probes.json"));
         Run done = run("check", copy.toString());
-        assertEquals(List.of("FAIL " + copy + "/golden/probes.json: is a symbolic link (vendor --check does not "
-            + "follow it)", "vendor --check: 1 problem(s) in " + copy), done.lines());
+        assertEquals(List.of(fail(copy, "golden/probes.json", Messages.say("problem.symlink")),
+            Messages.say("line.summary", "count", 1, "directory", copy)), done.lines());
         assertEquals(1, done.code());
         Path link = tmp.resolve("link");
         Files.createSymbolicLink(link, copy);
-        assertEquals(List.of("vendor --check: " + link + " is a symbolic link (vendor --check reads only a real "
-            + "directory)"), run("check", link.toString()).lines());
+        assertEquals(List.of(refused("check.symlinkDirectory", "directory", link)), run("check", link.toString()).lines());
     }
 
     @Test
@@ -139,8 +147,8 @@ class VendorCheckTest {
             Files.writeString(copy.resolve(Lock.LOCK_NAME),
                 lock.replace("\"lockVersion\": 1,", "\"lockVersion\": " + version[0] + ","));
             Run done = run("check", copy.toString());
-            assertEquals(List.of("vendor --check: " + copy.resolve(Lock.LOCK_NAME) + ": lockVersion " + version[0]
-                + " is not one this kit reads (it reads " + version[1] + ")"), done.lines());
+            assertEquals(List.of(refused("lock.version", "lock", copy.resolve(Lock.LOCK_NAME), "version", version[0],
+                "known", version[1])), done.lines());
             assertEquals(1, done.code());
         }
     }
@@ -148,35 +156,35 @@ class VendorCheckTest {
     @Test
     void aCopyWithoutALockOrABrokenLockOrNoDirectoryIsOneLine() throws IOException {
         Path empty = Files.createDirectory(tmp.resolve("empty"));
-        assertEquals(List.of("vendor --check: " + empty + " is not a vendored copy of the contract: it has no "
-            + "dicechess-contract.lock.json"), run("check", empty.toString()).lines());
+        assertEquals(List.of(refused("lock.missing", "directory", empty, "lock", Lock.LOCK_NAME)),
+            run("check", empty.toString()).lines());
         Path lock = empty.resolve(Lock.LOCK_NAME);
         String[][] broken = {
             {"{\"kit\": \"dicechess-contract\", \"lockVersion\": 1, \"files\": [1]}",
-             "not a dicechess-contract lock file (no \"files\" object of SHA-256 digests)"},
-            {"{\"files\": {}}", "not a dicechess-contract lock file (its \"kit\" is null)"},
-            {"[1]", "not a dicechess-contract lock file (not a JSON object)"},
+             "lock.noFiles"},
+            {"{\"files\": {}}", "lock.kit"},
+            {"[1]", "lock.notObject"},
             {"{\"kit\": \"dicechess-contract\", \"lockVersion\": 1, \"files\": {\"a.json\": \"ABC\"}}",
-             "the digest of a.json is not a lowercase hex SHA-256"},
+             "lock.digest"},
         };
         for (String[] c : broken) {
             Files.writeString(lock, c[0]);
             Run done = run("check", empty.toString());
-            assertEquals(List.of("vendor --check: " + lock + ": " + c[1]), done.lines());
+            assertEquals(List.of(refused(c[1], "lock", lock, "kit", "null", "name", "a.json")), done.lines());
             assertEquals(1, done.code());
         }
         Files.writeString(lock, "{\"files\": ");
         assertTrue(run("check", empty.toString()).out().startsWith("vendor --check: " + lock
             + ": cannot be read as a lock file (not valid JSON"));
         Files.write(lock, new byte[VendorCheck.MAX_LOCK_BYTES + 1]);
-        assertEquals(List.of("vendor --check: " + lock + ": cannot be read as a lock file (larger than 4194304 bytes)"),
+        assertEquals(List.of(refused("lock.tooLarge", "lock", lock, "limit", 4194304)),
             run("check", empty.toString()).lines());
         Path none = tmp.resolve("none");
         Run missing = run("check", none.toString());
-        assertEquals(List.of("vendor --check: " + none + ": no such directory"), missing.lines());
+        assertEquals(List.of(refused("check.noDirectory", "directory", none)), missing.lines());
         assertEquals(1, missing.code());
         Path file = Files.writeString(tmp.resolve("file"), "x");
-        assertEquals(List.of("vendor --check: " + file + " is not a directory"), run("check", file.toString()).lines());
+        assertEquals(List.of(refused("check.notDirectory", "directory", file)), run("check", file.toString()).lines());
     }
 
     @Test

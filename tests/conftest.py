@@ -63,3 +63,16 @@ def _fresh_loaders_under_mutation() -> Iterator[None]:
                     if callable(clear) and getattr(value, "__module__", None) == name:
                         clear()
     yield
+
+
+@pytest.fixture
+def python_backend(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Run the test on the pure-Python feature backend (DICECHESS_BACKEND=python), e.g. when it
+    replaces a Python function that the native accelerator would not call."""
+    from contract.features import backend
+
+    monkeypatch.setenv(backend.ENV, "python")
+    backend.reset()
+    yield
+    monkeypatch.undo()
+    backend.reset()

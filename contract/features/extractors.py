@@ -19,7 +19,7 @@ import numpy as np
 from contract.core import registry
 from contract.core.errors import ContractError
 from contract.core.refusal import refusal
-from contract.features import blocks
+from contract.features import backend, blocks
 from contract.features.dfen import parse_fen, side_from_text
 from contract.features.position import PIECE_TYPES, Position
 
@@ -163,7 +163,15 @@ def extract(schema_id: str, position: Position, color: object) -> np.ndarray:
     """The ``schema_id`` vector of ``position`` from ``color``'s perspective: float32 ``[width]``."""
     width, function = _extractor(schema_id)
     _require_position(position)
-    values = function(position, color if color is True or color is False else _color(color))
+    colour = color if color is True or color is False else _color(color)
+    accelerator = backend.active()
+    code = accelerator.code(schema_id)
+    if code is not None:
+        matrix, status = backend.positions(accelerator, code, [position], b"\x01" if colour else b"\x00")
+        if not status[0]:
+            row: np.ndarray = matrix[0]
+            return row
+    values = function(position, colour)
     if isinstance(values, np.ndarray):
         if values.shape != (width,):
             raise RuntimeError(f"extractor for '{schema_id}' produced {values.shape}, registry says {width}")
@@ -174,16 +182,32 @@ def extract(schema_id: str, position: Position, color: object) -> np.ndarray:
 
 
 def extract_batch(schema_id: str, items: Iterable[tuple[Position, object]]) -> np.ndarray:
-    """Vectors for ``[(position, color), ...]`` as float32 ``[n, width]``."""
+    """Vectors for ``[(position, color), ...]`` as float32 ``[n, width]``.
+
+    With the native accelerator (:mod:`contract.features.backend`) the whole batch is one call that
+    releases the GIL; a position it does not take (boards that are not a consistent 64-bit placement)
+    is extracted here, by the Python reference."""
     width, function = _extractor(schema_id)
     pairs = list(items)
-    out = np.empty((len(pairs), width), dtype=_F32)
+    positions: list[Position] = []
+    colours = bytearray()
     for i, item in enumerate(pairs):
         if not (isinstance(item, tuple) and len(item) == 2):
             raise TypeError(f"extract_batch: item {i} must be a (position, color) pair, not {type(item).__name__}")
         position, color = item
         _require_position(position)
-        _fill(out[i], width, function(position, _color(color)), schema_id)
+        positions.append(position)
+        colours.append(_color(color))
+    accelerator = backend.active()
+    code = accelerator.code(schema_id)
+    if code is None:
+        out = np.empty((len(pairs), width), dtype=_F32)
+        pending: Iterable[int] = range(len(pairs))
+    else:  # one native call for the batch; what it leaves (status 1) is filled below, in Python
+        out, status = backend.positions(accelerator, code, positions, bytes(colours))
+        pending = np.flatnonzero(status).tolist()
+    for i in pending:
+        _fill(out[i], width, function(positions[i], bool(colours[i])), schema_id)
     return out
 
 

@@ -10,6 +10,7 @@ an extractor raises something other than :class:`FenError` (a bug, reported as `
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -18,10 +19,12 @@ from typing import Any
 import numpy as np
 
 from contract.core.floattext import float32_text
+from contract.features import backend
 from contract.features.dfen import FenError, parse_fen, quote, side_from_text
 from contract.features.extractors import extract, schema
 
 _REASON_LIMIT = 200  # characters of an unexpected exception's text kept in its row's error
+CHUNK_ROWS = 1024  # rows per native call in extract_rows (a chunk is read before its first result)
 
 
 @dataclass(frozen=True)
@@ -66,32 +69,68 @@ def _row_error(row: object) -> tuple[Any, str | None, str | None, str | None]:
     return row_id, fen, side, None
 
 
+def _python_row(schema_id: str, index: int, row_id: Any, fen: str, side: str | None) -> RowResult:
+    """One checked row through the Python reference (every refusal message comes from here)."""
+    try:
+        position = parse_fen(fen)
+        color = position.turn if side is None else side_from_text(side)
+        vector = extract(schema_id, position, color)
+    except FenError as exc:
+        return RowResult(index, row_id, None, str(exc))
+    except Exception as exc:  # an extractor bug must not take the rows after it down
+        reason = str(exc) if len(str(exc)) <= _REASON_LIMIT else str(exc)[:_REASON_LIMIT] + "…"
+        return RowResult(index, row_id, None, f"extraction failed: {type(exc).__name__}: {reason}")
+    if not np.all(np.isfinite(vector)):  # cannot happen for a parsed FEN; refuse rather than emit
+        return RowResult(index, row_id, None, "extractor produced a non-finite value")
+    return RowResult(index, row_id, vector)
+
+
+def _native_chunk(schema_id: str, accelerator: backend.Backend, code: int,
+                  chunk: list[tuple[int, object]]) -> Iterator[RowResult]:
+    """The rows of one chunk: the checked ones parsed and extracted in one native call; a row the
+    accelerator leaves (a FEN it does not parse, which the reference then refuses with its message,
+    or a text that is not ASCII) goes through :func:`_python_row`."""
+    checked = [(index, *_row_error(row)) for index, row in chunk]
+    wanted = [(index, row_id, fen, side) for index, row_id, fen, side, error in checked
+              if error is None and fen is not None]
+    try:
+        matrix, status = backend.fens(accelerator, code, [fen for _i, _id, fen, _s in wanted],
+                                      bytes(ord(side or "-") for _i, _id, _f, side in wanted))
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # an accelerator fault (a Rust panic is a BaseException): the reference takes the chunk
+        matrix, status = np.empty((0, 0), dtype=np.float32), np.ones(len(wanted), dtype=np.uint8)
+    native = {index: (row, bool(status[row])) for row, (index, _id, _f, _s) in enumerate(wanted)}
+    for index, row_id, fen, side, error in checked:
+        if error is not None or fen is None:
+            yield RowResult(index, row_id, None, error)
+            continue
+        row, leave = native[index]
+        yield _python_row(schema_id, index, row_id, fen, side) if leave else RowResult(index, row_id, matrix[row])
+
+
 def extract_rows(schema_id: str, rows: Iterable[object]) -> Iterator[RowResult]:
     """Extract ``schema_id`` for each row (``{"id", "fen", "side"?}``); side defaults to the FEN's.
 
     An unknown schema raises at once (before any row is read); a bad row yields a result with
-    ``error`` set (its message names the FEN field and text for a malformed FEN)."""
+    ``error`` set (its message names the FEN field and text for a malformed FEN). With the native
+    accelerator the rows are read in chunks of :data:`CHUNK_ROWS` and each chunk is one native call
+    (results still come one per row, in order); the values and every message are the same as the
+    Python reference's."""
     schema(schema_id)
-    for index, row in enumerate(rows):
-        row_id, fen, side, error = _row_error(row)
-        if error is not None or fen is None:
-            yield RowResult(index, row_id, None, error)
-            continue
-        try:
-            position = parse_fen(fen)
-            color = position.turn if side is None else side_from_text(side)
-            vector = extract(schema_id, position, color)
-        except FenError as exc:
-            yield RowResult(index, row_id, None, str(exc))
-            continue
-        except Exception as exc:  # an extractor bug must not take the rows after it down
-            reason = str(exc) if len(str(exc)) <= _REASON_LIMIT else str(exc)[:_REASON_LIMIT] + "…"
-            yield RowResult(index, row_id, None, f"extraction failed: {type(exc).__name__}: {reason}")
-            continue
-        if not np.all(np.isfinite(vector)):  # cannot happen for a parsed FEN; refuse rather than emit
-            yield RowResult(index, row_id, None, "extractor produced a non-finite value")
-            continue
-        yield RowResult(index, row_id, vector)
+    accelerator = backend.active()
+    code = accelerator.code(schema_id)
+    if code is None:
+        for index, row in enumerate(rows):
+            row_id, fen, side, error = _row_error(row)
+            if error is not None or fen is None:
+                yield RowResult(index, row_id, None, error)
+            else:
+                yield _python_row(schema_id, index, row_id, fen, side)
+        return
+    numbered = enumerate(rows)
+    while chunk := list(itertools.islice(numbered, CHUNK_ROWS)):
+        yield from _native_chunk(schema_id, accelerator, code, chunk)
 
 
 def format_row(schema_id: str, result: RowResult) -> str:

@@ -125,6 +125,7 @@ def test_row_messages_name_the_type_and_stay_short() -> None:
     assert results[4].ok
 
 
+@pytest.mark.usefixtures("python_backend")
 def test_an_extractor_bug_rejects_its_row_and_the_rest_go_on(monkeypatch: pytest.MonkeyPatch) -> None:
     real = extract
 
@@ -174,6 +175,7 @@ def test_a_missing_input_leaves_an_existing_output_alone(tmp_path: Path, capsys:
     capsys.readouterr()
 
 
+@pytest.mark.usefixtures("python_backend")
 def test_an_interrupted_run_keeps_the_previous_output_and_exits_130(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,0 +1,194 @@
+//! `dicechess_native`: the optional native accelerator of dicechess-contract.
+//!
+//! DFEN parsing and the seven feature extractors on `u64` bitboards, bit-identical with the Python
+//! reference in `contract.features` (which stays the specification; see docs/performance.md). The
+//! kit imports this module through `contract.features.backend` and never needs it: every entry point
+//! answers "use the Python path" (status 1) for any input it does not take natively, and the kit then
+//! computes that row, refusal message included, in Python.
+
+mod board;
+mod capture;
+mod features;
+mod movegen;
+mod tables;
+
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+
+use board::{Pos, Side};
+
+/// Status of a row: 0 = filled natively, 1 = computed by the Python path instead.
+const NATIVE: u8 = 0;
+const PYTHON: u8 = 1;
+
+fn width_of(code: usize) -> PyResult<usize> {
+    features::WIDTHS.get(code).copied().ok_or_else(|| PyValueError::new_err(format!("no native schema code {code}")))
+}
+
+/// The colour to extract for: b'w' white (1), b'b' black (0), anything else the side to move.
+fn colour_of(side: u8, pos: &Pos) -> usize {
+    match side {
+        b'w' => 1,
+        b'b' => 0,
+        _ => usize::from(pos.turn),
+    }
+}
+
+/// Parse and extract many rows with the GIL released: `(fen bytes, side)` where side is b'w', b'b' or
+/// b'-' (the FEN's side to move). Unparsable rows get status PYTHON and a row of zeros.
+fn run_fens(code: usize, width: usize, texts: &[Option<Vec<u8>>], sides: &[u8]) -> (Vec<f32>, Vec<u8>) {
+    let mut values = vec![0f32; texts.len() * width];
+    let mut status = vec![PYTHON; texts.len()];
+    for (i, text) in texts.iter().enumerate() {
+        let Some(bytes) = text else { continue };
+        let Some(pos) = board::parse(bytes) else { continue };
+        features::extract(code, &pos, colour_of(sides[i], &pos), &mut values[i * width..(i + 1) * width]);
+        status[i] = NATIVE;
+    }
+    (values, status)
+}
+
+fn to_arrays<'py>(py: Python<'py>, n: usize, width: usize, values: Vec<f32>, status: Vec<u8>)
+    -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<u8>>)> {
+    let matrix = Array2::from_shape_vec((n, width), values).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok((matrix.into_pyarray(py), PyArray1::from_vec(py, status)))
+}
+
+fn ascii_bytes(item: &Bound<'_, PyAny>) -> Option<Vec<u8>> {
+    let text = item.cast::<PyString>().ok()?.to_str().ok()?;
+    text.is_ascii().then(|| text.as_bytes().to_vec())
+}
+
+/// `extract_fens(code, fens, sides) -> (float32 [n, width], uint8 [n] status)`.
+#[pyfunction]
+fn extract_fens<'py>(py: Python<'py>, code: usize, fens: &Bound<'py, PyList>, sides: &[u8])
+    -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<u8>>)> {
+    let width = width_of(code)?;
+    if sides.len() != fens.len() {
+        return Err(PyValueError::new_err("extract_fens: one side per FEN"));
+    }
+    let texts: Vec<Option<Vec<u8>>> = fens.iter().map(|item| ascii_bytes(&item)).collect();
+    let n = texts.len();
+    let (values, status) = py.detach(|| run_fens(code, width, &texts, sides));
+    to_arrays(py, n, width, values, status)
+}
+
+fn side_boards(side: &Bound<'_, PyAny>) -> Option<Side> {
+    let tuple = side.cast::<PyTuple>().ok()?;
+    if tuple.len() != 7 {
+        return None;
+    }
+    let mut out = [0u64; 7];
+    for (slot, item) in out.iter_mut().zip(tuple.iter()) {
+        *slot = item.extract::<u64>().ok()?;
+    }
+    Some(out)
+}
+
+/// The native form of a `contract.features.position.Position`, or None when its fields are not a
+/// consistent placement on 64-bit boards (the Python path then takes it as it is).
+fn position_of(obj: &Bound<'_, PyAny>) -> Option<Pos> {
+    let boards_obj = obj.getattr("boards").ok()?;
+    let boards_tuple = boards_obj.cast::<PyTuple>().ok()?;
+    if boards_tuple.len() != 2 {
+        return None;
+    }
+    let boards = [side_boards(&boards_tuple.get_item(0).ok()?)?, side_boards(&boards_tuple.get_item(1).ok()?)?];
+    if !Pos::consistent(&boards) {
+        return None;
+    }
+    let castling = obj.getattr("castling").ok()?.extract::<i64>().ok()?;
+    let ep = obj.getattr("ep").ok()?.extract::<u64>().ok()?;
+    let turn = obj.getattr("turn").ok()?.extract::<bool>().ok()?;
+    Some(Pos { boards, turn, castling: (castling & 15) as u32, ep })
+}
+
+/// `extract_positions(code, positions, colours) -> (float32 [n, width], uint8 [n] status)`; colours
+/// holds 1 (white) or 0 (black) per position.
+#[pyfunction]
+fn extract_positions<'py>(py: Python<'py>, code: usize, positions: &Bound<'py, PyList>, colours: &[u8])
+    -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<u8>>)> {
+    let width = width_of(code)?;
+    if colours.len() != positions.len() {
+        return Err(PyValueError::new_err("extract_positions: one colour per position"));
+    }
+    let parsed: Vec<Option<Pos>> = positions.iter().map(|item| position_of(&item)).collect();
+    let n = parsed.len();
+    let (values, status) = py.detach(|| {
+        let mut values = vec![0f32; n * width];
+        let mut status = vec![PYTHON; n];
+        for (i, pos) in parsed.iter().enumerate() {
+            if let Some(pos) = pos {
+                features::extract(code, pos, usize::from(colours[i] != 0), &mut values[i * width..(i + 1) * width]);
+                status[i] = NATIVE;
+            }
+        }
+        (values, status)
+    });
+    to_arrays(py, n, width, values, status)
+}
+
+/// Natively parsed positions (for timing extraction on parsed positions, as the engine is timed).
+#[pyclass(frozen)]
+struct ParsedBatch {
+    positions: Vec<Pos>,
+}
+
+#[pymethods]
+impl ParsedBatch {
+    fn __len__(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// `extract(code, sides)`: float32 [n, width]; sides as in `extract_fens`.
+    fn extract<'py>(&self, py: Python<'py>, code: usize, sides: &[u8]) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let width = width_of(code)?;
+        if sides.len() != self.positions.len() {
+            return Err(PyValueError::new_err("ParsedBatch.extract: one side per position"));
+        }
+        let n = self.positions.len();
+        let values = py.detach(|| {
+            let mut values = vec![0f32; n * width];
+            for (i, pos) in self.positions.iter().enumerate() {
+                features::extract(code, pos, colour_of(sides[i], pos), &mut values[i * width..(i + 1) * width]);
+            }
+            values
+        });
+        let matrix = Array2::from_shape_vec((n, width), values).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(matrix.into_pyarray(py))
+    }
+}
+
+/// `parse_fens(fens) -> ParsedBatch`; ValueError naming the first FEN it does not take natively.
+#[pyfunction]
+fn parse_fens(py: Python<'_>, fens: &Bound<'_, PyList>) -> PyResult<ParsedBatch> {
+    let texts: Vec<Option<Vec<u8>>> = fens.iter().map(|item| ascii_bytes(&item)).collect();
+    let parsed: Vec<Option<Pos>> = py.detach(|| texts.iter().map(|t| t.as_deref().and_then(board::parse)).collect());
+    let mut positions = Vec::with_capacity(parsed.len());
+    for (i, pos) in parsed.into_iter().enumerate() {
+        positions.push(pos.ok_or_else(|| PyValueError::new_err(format!("FEN {i} is not parsed natively")))?);
+    }
+    Ok(ParsedBatch { positions })
+}
+
+/// `accepts(fen) -> bool`: does the native parser take this text (the Python parser then does too)?
+#[pyfunction]
+fn accepts(fen: &Bound<'_, PyAny>) -> bool {
+    ascii_bytes(fen).is_some_and(|b| board::parse(&b).is_some())
+}
+
+#[pymodule]
+fn dicechess_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("WIDTHS", features::WIDTHS.to_vec())?;
+    m.add("EXTRACTORS", features::EXTRACTORS.to_vec())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(extract_fens, m)?)?;
+    m.add_function(wrap_pyfunction!(extract_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_fens, m)?)?;
+    m.add_function(wrap_pyfunction!(accepts, m)?)?;
+    m.add_class::<ParsedBatch>()?;
+    Ok(())
+}

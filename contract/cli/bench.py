@@ -27,10 +27,12 @@ from typing import Any
 
 import numpy as np
 
+from contract.cli import throughput
 from contract.cli.jsonoutput import OUTPUT_VERSION
 from contract.core.consoletext import console_json, console_text
 from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.resources import golden_dir
+from contract.features import backend
 from contract.features.dfen import parse_fen, side_from_text
 from contract.features.extractors import UnknownSchemaError, extract, schema
 
@@ -129,6 +131,7 @@ def run_bench(schema_id: str, repeat: int, warmup: int = 3, clock_name: str = "w
             "python": platform.python_implementation() + " " + platform.python_version(),
         },
         "engineSource": engine_source,
+        "backend": backend.active().describe(),
         "probes": [_probe_json(r) for r in rows],
         "totalKitMs": total_kit,
         "totalEngineMs": total_engine,
@@ -146,6 +149,7 @@ def format_report(report: dict[str, Any]) -> str:
              f"{report['clock']} clock ({report['date']}, {report['machine']['python']}, "
              f"{report['machine']['cpus']} cpus)",
              f"engine: {report['engineSource']}",
+             f"backend: {report['backend']}",
              f"{'probe':28s} {'kit ms':>9s} {'engine ms':>10s} {'ratio':>7s}"]
     for row in report["probes"]:
         engine = f"{row['engineMedianMs']:10.3f}" if row["engineMedianMs"] is not None else f"{'n/a':>10s}"
@@ -178,6 +182,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="also time the live engine VERSION (adapters/jvm) on the same probes in this run")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="wall (perf_counter, default) or cpu (process time: steadier on a busy machine)")
+    parser.add_argument("--throughput", action="store_true",
+                        help="rows per second of every schema on both backends (the python reference and the native "
+                             "accelerator) beside the engine's figures recorded on this kind of machine")
+    parser.add_argument("--positions", type=int, default=2000, metavar="N",
+                        help="--throughput: random positions of the engine's recording to time (at most 2,000)")
+    parser.add_argument("--runs", type=int, default=3, metavar="N", help="--throughput: interleaved runs (median)")
+    parser.add_argument("--batch", type=int, default=2000, metavar="N",
+                        help="--throughput: rows per native call in the end-to-end figure")
     parser.set_defaults(handler=run)
 
 
@@ -199,6 +211,13 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     live: tuple[dict[str, float], str] | None = None
     try:
+        backend.active()
+    except backend.BackendError as exc:
+        print(console_text(f"bench: {exc}"), file=sys.stderr)
+        return EXIT_USAGE
+    if args.throughput:
+        return _throughput(args)
+    try:
         schema(args.schema)
         if args.engine_version is not None:
             live = _live_engine(args.schema, args.engine_version, args.repeat)
@@ -208,3 +227,13 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     print(console_json({"outputVersion": OUTPUT_VERSION, **report}, indent=2) if args.json else format_report(report))
     return EXIT_REFUSED if report["goldenMismatches"] else EXIT_OK
+
+
+def _throughput(args: argparse.Namespace) -> int:
+    if not 1 <= args.positions <= 2000 or args.runs < 1 or args.batch < 1:
+        print("bench: --positions must be 1 to 2000, --runs and --batch at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    report = throughput.measure(args.positions, args.runs, args.batch, args.clock)
+    print(console_json({"outputVersion": OUTPUT_VERSION, **report}, indent=2) if args.json
+          else throughput.format_throughput(report))
+    return EXIT_REFUSED if report["mismatches"] else EXIT_OK

@@ -27,6 +27,7 @@ from contract.enrichment import DEFAULT_CHUNK_SIZE, FORMATS, EnrichmentError, Op
 from contract.enrichment.parts import parts_dir
 from contract.enrichment.rows import OptionError
 from contract.enrichment.stream import StreamOptions, enrich_stream
+from contract.features import backend
 from contract.features.extractors import UnknownSchemaError
 
 FILE_ONLY = ("jobs", "resume", "rejects", "format", "chunk_size")
@@ -113,8 +114,13 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     file_run = is_file_run(args)
     try:
+        features_backend = backend.active()
+    except backend.BackendError as exc:
+        _say(str(exc))
+        return EXIT_USAGE
+    try:
         with terminate_as_interrupt():
-            return _file_run(args) if file_run else _stream_run(args)
+            return _file_run(args, features_backend) if file_run else _stream_run(args)
     except (OptionError, UnknownSchemaError) as exc:
         _say(str(exc))
         return EXIT_USAGE
@@ -152,7 +158,7 @@ def _stream_run(args: argparse.Namespace) -> int:
     return EXIT_REFUSED if summary.rejected else EXIT_OK
 
 
-def _file_run(args: argparse.Namespace) -> int:
+def _file_run(args: argparse.Namespace, features_backend: backend.Backend) -> int:
     summary = enrich_file(Options(
         schema_id=args.schema,
         input=Path(args.input),
@@ -168,5 +174,5 @@ def _file_run(args: argparse.Namespace) -> int:
     if summary.rejected or not args.quiet:
         resumed = f" ({summary.resumed} input rows were done before --resume)" if summary.resumed else ""
         rejected = f"{summary.rejected} rejected (see {summary.rejects})" if summary.rejected else "none rejected"
-        _say(f"wrote {summary.rows} rows to {summary.output}{resumed}; {rejected}")
+        _say(f"wrote {summary.rows} rows to {summary.output} ({features_backend.name} backend){resumed}; {rejected}")
     return EXIT_REFUSED if summary.rejected else EXIT_OK

@@ -112,19 +112,24 @@ fn passed_pawns(p: &Pos, c: usize) -> (u32, u32) {
     (count, best)
 }
 
-/// Fill `out` (exactly `WIDTHS[code]` values) with schema `code` of `p` from colour `c` (1 = white).
-pub fn extract(code: usize, p: &Pos, c: usize, out: &mut [f32]) {
-    if code == 6 {
-        out.fill(0.0);
-        let flip = if c == 1 { 0 } else { 56 };
-        for (plane_base, side) in [(0usize, c), (6, 1 - c)] {
-            for ptype in 1..7 {
-                let base = (plane_base + ptype - 1) * 64;
-                for sq in Bits(p.boards[side][ptype]) {
-                    out[base + (sq ^ flip)] = 1.0;
-                }
+/// Call `set` with each raw-board-768-v1 cell that is 1.0: plane x 64 + square seen from colour `c`.
+pub fn raw_board_cells(p: &Pos, c: usize, mut set: impl FnMut(usize)) {
+    let flip = if c == 1 { 0 } else { 56 };
+    for (plane_base, side) in [(0usize, c), (6, 1 - c)] {
+        for ptype in 1..7 {
+            let base = (plane_base + ptype - 1) * 64;
+            for sq in Bits(p.boards[side][ptype]) {
+                set(base + (sq ^ flip));
             }
         }
+    }
+}
+
+/// Fill `out` (exactly `WIDTHS[code]` values, all 0.0 on entry) with schema `code` of `p` from colour
+/// `c` (1 = white). Only raw-board-768-v1 relies on the zeros (it writes its 1.0 cells only).
+pub fn extract(code: usize, p: &Pos, c: usize, out: &mut [f32]) {
+    if code == 6 {
+        raw_board_cells(p, c, |cell| out[cell] = 1.0);
         return;
     }
     material(p, c, &mut out[..7]);

@@ -13,7 +13,7 @@ mod movegen;
 mod tables;
 
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray1, PyArray2};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
@@ -26,6 +26,36 @@ const PYTHON: u8 = 1;
 
 fn width_of(code: usize) -> PyResult<usize> {
     features::WIDTHS.get(code).copied().ok_or_else(|| PyValueError::new_err(format!("no native schema code {code}")))
+}
+
+const RAW_BOARD: usize = 6;
+
+/// Copy a finished 768-value row (built in cache) to `out` with non-temporal stores where the target is
+/// 16-byte aligned, so a batch much larger than the cache is written once instead of read and written.
+fn stream_row(row: &[f32; 768], out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_loadu_ps, _mm_stream_ps};
+        if out.len() == row.len() && (out.as_ptr() as usize) % 16 == 0 {
+            // SAFETY: SSE2 is part of x86_64; both slices hold 768 f32 values, the target is aligned.
+            unsafe {
+                for i in (0..768).step_by(4) {
+                    _mm_stream_ps(out.as_mut_ptr().add(i), _mm_loadu_ps(row.as_ptr().add(i)));
+                }
+            }
+            return;
+        }
+    }
+    out.copy_from_slice(row);
+}
+
+/// Order the non-temporal stores of [`stream_row`] before anything that follows.
+fn stream_done() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of x86_64.
+    unsafe {
+        std::arch::x86_64::_mm_sfence();
+    }
 }
 
 /// The colour to extract for: b'w' white (1), b'b' black (0), anything else the side to move.
@@ -143,18 +173,46 @@ impl ParsedBatch {
         self.positions.len()
     }
 
-    /// `extract(code, sides)`: float32 [n, width]; sides as in `extract_fens`.
-    fn extract<'py>(&self, py: Python<'py>, code: usize, sides: &[u8]) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    /// `extract(code, sides, out=None)`: float32 [n, width]; sides as in `extract_fens`. With `out`
+    /// (a C-contiguous float32 [n, width] array, e.g. reused across batches) the rows are written there.
+    #[pyo3(signature = (code, sides, out=None))]
+    fn extract<'py>(&self, py: Python<'py>, code: usize, sides: &[u8], out: Option<Bound<'py, PyArray2<f32>>>)
+        -> PyResult<Bound<'py, PyArray2<f32>>> {
         let width = width_of(code)?;
-        if sides.len() != self.positions.len() {
+        let n = self.positions.len();
+        if sides.len() != n {
             return Err(PyValueError::new_err("ParsedBatch.extract: one side per position"));
         }
-        let n = self.positions.len();
+        let fill = |values: &mut [f32]| {
+            if code == RAW_BOARD {
+                let mut row = [0f32; 768];
+                for (i, (pos, out)) in self.positions.iter().zip(values.chunks_exact_mut(width)).enumerate() {
+                    let colour = colour_of(sides[i], pos);
+                    features::raw_board_cells(pos, colour, |cell| row[cell] = 1.0);
+                    stream_row(&row, out);
+                    features::raw_board_cells(pos, colour, |cell| row[cell] = 0.0); // all zeros again
+                }
+                stream_done();
+                return;
+            }
+            for (i, (pos, row)) in self.positions.iter().zip(values.chunks_exact_mut(width)).enumerate() {
+                row.fill(0.0);
+                features::extract(code, pos, colour_of(sides[i], pos), row);
+            }
+        };
+        if let Some(array) = out {
+            let mut view = array.try_readwrite().map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let values = view.as_slice_mut().map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
+            if values.len() != n * width || array.shape() != [n, width] {
+                return Err(PyValueError::new_err(format!("out must have the shape [{n}, {width}]")));
+            }
+            py.detach(|| fill(values));
+            drop(view);
+            return Ok(array);
+        }
         let values = py.detach(|| {
             let mut values = vec![0f32; n * width];
-            for (i, pos) in self.positions.iter().enumerate() {
-                features::extract(code, pos, colour_of(sides[i], pos), &mut values[i * width..(i + 1) * width]);
-            }
+            fill(&mut values);
             values
         });
         let matrix = Array2::from_shape_vec((n, width), values).map_err(|e| PyValueError::new_err(e.to_string()))?;

@@ -5,14 +5,17 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
+from jsonschema import Draft202012Validator
 
 from contract.cli import main
 from contract.cli.bench import format_report, run_bench
-from contract.features import extract_rows
+from contract.core import registry
+from contract.features import backend, extract_rows
 from contract.features.rows import BadRow, format_row
 
 from .conftest import golden_probes, load_json
@@ -110,3 +113,42 @@ def test_bench_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     report = json.loads(capsys.readouterr().out)
     assert report["schema"] == "raw-board-768-v1" and report["totalEngineMs"] is None
     assert main(["bench", "--schema", "nope", "--repeat", "1"]) == 2
+
+
+def _throughput_schema() -> Draft202012Validator:
+    return Draft202012Validator(json.loads((ROOT / "schema" / "output-bench-throughput-1.schema.json").read_text()))
+
+
+def test_bench_throughput_json_names_the_backend_and_quotes_the_engine_figures(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--throughput", "--positions", "30", "--runs", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert list(_throughput_schema().iter_errors(report)) == []
+    assert report["outputVersion"] == 1 and report["positions"] == 30 and report["mismatches"] == []
+    rows = {row["schema"]: row for row in report["schemas"]}
+    assert set(rows) == set(registry.schema_ids())
+    # the engine's figures as its recording's README states them (golden/recorded/engine-live/README.md)
+    assert {s: r["engineRowsPerSecond"] for s, r in rows.items() if r["engineRowsPerSecond"] is not None} == {
+        "kcp-13": 149, "kcp-mobility-pawns-31-v1": 153, "rich-9-v1": 620_344, "raw-board-768-v1": 1_962_426}
+    native = report["backend"].startswith("native")
+    assert all((row["nativeRowsPerSecond"] is not None) is native for row in rows.values())
+    assert all(row["pythonRowsPerSecond"] > 0 for row in rows.values())
+
+
+@pytest.mark.usefixtures("restore_backend_after")
+def test_bench_and_extract_refuse_a_backend_they_cannot_use_in_one_line(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(backend.ENV, "fortran")
+    backend.reset()
+    assert main(["bench", "--throughput", "--positions", "5", "--runs", "1"]) == 2
+    assert capsys.readouterr().err == ("bench: DICECHESS_BACKEND must be 'native' or 'python' (or unset), "
+                                       "not 'fortran'\n")
+    assert main(["extract", "--schema", "kcp-13", "--fen", "4k3/8/8/8/8/8/4r3/4K3 w - -"]) == 2
+    assert capsys.readouterr().err == ("extract: DICECHESS_BACKEND must be 'native' or 'python' (or unset), "
+                                       "not 'fortran'\n")
+
+
+@pytest.fixture
+def restore_backend_after() -> Iterator[None]:
+    yield
+    backend.reset()

@@ -1,0 +1,256 @@
+"""The native accelerator (issue 26) against the Python reference and the engine's recordings.
+
+The Python extractors (``contract.features.extractors.EXTRACTORS``) are the reference; the accelerator is
+checked against them and against the engine's live recording (``golden/recorded/engine-live/``), never
+the other way round. The tests that need the accelerator skip, saying why, where it is not importable
+(the pure-Python suite); under ``DICECHESS_BACKEND=native`` (tox -e native) they fail instead.
+
+``DICECHESS_NATIVE_POSITIONS`` sets the random differential's size (default 2,000; tox -e native runs
+20,000; 100,000 on demand).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from contract.conformance.differential import golden_probes, random_positions
+from contract.core import registry
+from contract.features import Position, backend, extract, extract_batch, extract_rows, parse_fen, twin_fen
+from contract.features.dfen import FenError
+from contract.features.extractors import EXTRACTORS
+from contract.features.rows import CHUNK_ROWS
+from contract.golden import enginelive
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMAS = tuple(registry.schema_ids())
+POSITIONS = int(os.environ.get("DICECHESS_NATIVE_POSITIONS", "2000"))
+SEED = 2612  # not the recorded differential's seed: these positions are new to both sides
+
+
+def reference(schema_id: str, position: Position, white: bool) -> np.ndarray:
+    """The Python reference's vector, whatever backend is active."""
+    return np.asarray(EXTRACTORS[registry.get(schema_id).engine_extractor](position, white), dtype=np.float32)
+
+
+def bits(matrix: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(matrix, dtype=np.float32).view(np.uint32)
+
+
+def use(monkeypatch: pytest.MonkeyPatch, name: str | None) -> backend.Backend:
+    if name is None:
+        monkeypatch.delenv(backend.ENV, raising=False)
+    else:
+        monkeypatch.setenv(backend.ENV, name)
+    backend.reset()
+    return backend.active()
+
+
+@pytest.fixture
+def accelerator() -> Iterator[backend.Backend]:
+    backend.reset()
+    active = backend.active()  # DICECHESS_BACKEND=native and no accelerator: BackendError, a failure
+    if active.name != "native":
+        pytest.skip(f"the native accelerator is not in use: {active.note}")
+    yield active
+    backend.reset()
+
+
+@pytest.fixture
+def restore_backend() -> Iterator[None]:
+    yield
+    backend.reset()
+
+
+def native_fens(active: backend.Backend, schema_id: str, fens: list[str], sides: str) -> np.ndarray:
+    code = active.code(schema_id)
+    assert code is not None
+    matrix, status = backend.fens(active, code, fens, sides.encode())
+    assert not status.any(), [fens[i] for i in np.flatnonzero(status)[:3]]
+    return matrix
+
+
+def test_native_equals_the_engine_recording_and_the_reference_on_every_recorded_position(
+        accelerator: backend.Backend) -> None:
+    recorded = enginelive.read(REPO / enginelive.VECTORS_FILE)
+    assert len(recorded) == 2114
+    fens = [p.fen for p in recorded]
+    sides = "".join(p.side for p in recorded)
+    positions = [parse_fen(fen) for fen in fens]
+    for schema_id in SCHEMAS:
+        engine = np.array([p.bits[schema_id] for p in recorded], dtype=np.uint32)
+        native = bits(native_fens(accelerator, schema_id, fens, sides))
+        python = bits(np.stack([reference(schema_id, pos, p.side == "w") for pos, p in zip(positions, recorded,
+                                                                                           strict=True)]))
+        assert np.array_equal(python, engine), schema_id
+        wrong = np.flatnonzero((native != engine).any(axis=1))
+        assert not wrong.size, (schema_id, [recorded[i].label for i in wrong[:5]])
+
+
+def test_native_equals_the_reference_on_random_positions_and_their_twins(accelerator: backend.Backend) -> None:
+    probes = list(random_positions(POSITIONS, SEED))
+    fens = [p.fen for p in probes]
+    sides = "".join(p.side for p in probes)
+    # the colour-flipped twins of the golden probes and of the first 1,000 random positions, other side
+    twins = [(twin_fen(p.fen), "b" if p.side == "w" else "w") for p in [*golden_probes(), *probes[:1000]]]
+    positions = [parse_fen(fen) for fen in fens]
+    twin_positions = [parse_fen(fen) for fen, _side in twins]
+    for schema_id in SCHEMAS:
+        python = bits(np.stack([reference(schema_id, pos, p.side == "w")
+                                for pos, p in zip(positions, probes, strict=True)]))
+        from_text = bits(native_fens(accelerator, schema_id, fens, sides))
+        from_positions = bits(extract_batch(schema_id, [(pos, p.side) for pos, p in zip(positions, probes,
+                                                                                          strict=True)]))
+        for native in (from_text, from_positions):
+            wrong = np.flatnonzero((native != python).any(axis=1))
+            assert not wrong.size, (schema_id, [(probes[i].fen, probes[i].side) for i in wrong[:3]])
+        twin_python = bits(np.stack([reference(schema_id, pos, side == "w")
+                                     for pos, (_fen, side) in zip(twin_positions, twins, strict=True)]))
+        twin_native = bits(native_fens(accelerator, schema_id, [f for f, _s in twins], "".join(s for _f, s in twins)))
+        assert np.array_equal(twin_native, twin_python), schema_id
+
+
+def _mutations(rng: random.Random, count: int) -> list[str]:
+    """Valid DFEN texts with one to three random edits (insert, delete, replace), and random texts."""
+    seeds = [p.fen for p in golden_probes()] + ["8/8/8/8/8/8/8/8 w - - 0 1 PNB", "4k3/8/8/8/8/8/8/4K3 b Qk e3e6 127 9"]
+    alphabet = "pnbrqkPNBRQKx0123456789/ -wbKQkqabcdefgh\t"
+    out = []
+    for i in range(count):
+        if i % 10 == 0:
+            out.append("".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60))))
+            continue
+        text = list(rng.choice(seeds))
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randrange(len(text) + 1)
+            kind = rng.randrange(3)
+            if kind == 0:
+                text.insert(at, rng.choice(alphabet))
+            elif text and at < len(text):
+                if kind == 1:
+                    del text[at]
+                else:
+                    text[at] = rng.choice(alphabet)
+        out.append("".join(text))
+    return out
+
+
+def _python_accepts(fen: str) -> bool:
+    try:
+        parse_fen(fen)
+    except FenError:
+        return False
+    return True
+
+
+def test_the_native_parser_accepts_exactly_what_the_reference_accepts(accelerator: backend.Backend) -> None:
+    module: Any = accelerator.module
+    texts = _mutations(random.Random(SEED), 20_000)
+    texts += ["8/8/8/8/8/8/8/8/ w - -", "8/8/8/8/8/8/8/8 w - - 000000000000127 0002147483647 -",
+              "8/8/8/8/8/8/8/8 w - - 128", "8/8/8/8/8/8/8/8 w - - 0 2147483648", "8/8/8/8/8/8/8/8 w - - 0 0",
+              "8/8/8/8/8/8/8/8 w KQkqK -", "8/8/8/8/8/8/8/8 w - a3a3", "8/8/8/8/8/8/8/8 w - - 0 1 pnbr",
+              "9/8/8/8/8/8/8/8 w - -", "08/8/8/8/8/8/8/44p w - -", "8/8/8/8/8/8/8/8 w - -  ", " 8/8/8/8/8/8/8/8 w - -"]
+    accepted = sum(map(_python_accepts, texts))
+    assert 500 < accepted < len(texts) - 500  # both kinds are well represented
+    disagree = [t for t in texts if bool(module.accepts(t)) != _python_accepts(t)]
+    assert not disagree, disagree[:5]
+
+
+ROWS_KINGS = "4k3/8/8/8/8/8/8/4K3 w - -"
+
+
+def _rows() -> list[object]:
+    rng = random.Random(SEED + 1)
+    texts = _mutations(rng, 1_500)
+    rows: list[object] = [{"id": i, "fen": t, **({"side": "wb"[i % 2]} if i % 3 else {})} for i, t in enumerate(texts)]
+    rows += [{"id": f"probe {p.label}", "fen": p.fen, "side": p.side} for p in golden_probes()]
+    rows += [
+        {"id": "kelvin", "fen": "4\u212a3/8/8/8/8/8/8/4K3 w - -"},  # KELVIN SIGN: Python lowers it to 'k'
+        {"id": "surrogate", "fen": "4k3/8/8/8/8/8/8/4K3 w - - \ud800"},
+        {"id": "e-acute", "fen": "4k3/8/8/8/8/8/8/4K3 w - - 0 1 \u00e9"},
+        {"id": "no-fen"}, {"fen": ROWS_KINGS}, {"id": 1.5, "fen": ROWS_KINGS}, {"id": "x", "fen": 7},
+        {"id": "side", "fen": ROWS_KINGS, "side": "white"}, "not an object", {"id": "ok", "fen": ROWS_KINGS},
+    ]
+    return rows
+
+
+def _results(schema_id: str, rows: list[object]) -> list[tuple[Any, ...]]:
+    return [(r.index, r.id, r.error, None if r.features is None else bits(r.features).tobytes())
+            for r in extract_rows(schema_id, rows)]
+
+
+@pytest.mark.parametrize("schema_id", ["kcp-mobility-pawns-31-v1", "raw-board-768-v1"])
+def test_extract_rows_gives_the_same_results_and_messages_on_both_backends(
+        schema_id: str, accelerator: backend.Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = _rows()
+    assert len(rows) > CHUNK_ROWS  # crosses a chunk boundary
+    native = _results(schema_id, rows)
+    assert use(monkeypatch, "python").name == "python"
+    python = _results(schema_id, rows)
+    assert native == python
+    assert sum(error is None for _i, _id, error, _f in native) > 100
+    assert next(r for r in native if r[1] == "kelvin")[2] is None  # accepted, through the reference
+    backend.reset()
+
+
+def test_extract_batch_and_extract_take_hand_made_positions_through_the_reference(
+        accelerator: backend.Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    good = parse_fen("r3k2r/pppq1ppp/8/3Pp3/8/8/PPPQ1PPP/R3K2R w KQkq e6")
+    overlapping = Position((good.boards[0], (good.boards[1][0] | 1 << 60, *good.boards[1][1:6],
+                                             good.boards[1][6] | 1 << 60)), castling=15, ep=1 << 44)
+    negative_castling = Position(good.boards, castling=-1, ep=good.ep)
+    items = [(good, "w"), (overlapping, True), (negative_castling, False), (good, 0)]
+    native = {s: extract_batch(s, items) for s in SCHEMAS}
+    singles = {s: [extract(s, p, c) for p, c in items] for s in SCHEMAS}
+    use(monkeypatch, "python")
+    for schema_id in SCHEMAS:
+        python = extract_batch(schema_id, items)
+        assert np.array_equal(bits(native[schema_id]), bits(python)), schema_id
+        assert np.array_equal(bits(np.stack(singles[schema_id])), bits(python)), schema_id
+    backend.reset()
+
+
+@pytest.mark.usefixtures("restore_backend")
+def test_dicechess_backend_chooses_and_a_forced_native_without_the_accelerator_is_one_clear_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    chosen = use(monkeypatch, "python")
+    assert (chosen.name, chosen.code("kcp-13")) == ("python", None)
+    assert chosen.describe() == "python (DICECHESS_BACKEND=python)"
+    monkeypatch.setenv(backend.ENV, "rust")
+    backend.reset()
+    with pytest.raises(backend.BackendError, match=r"^DICECHESS_BACKEND must be 'native' or 'python' \(or unset\), "
+                                                   r"not 'rust'$"):
+        backend.active()
+    monkeypatch.setitem(sys.modules, backend.MODULE, None)  # hides an installed accelerator
+    monkeypatch.setenv(backend.ENV, "native")
+    backend.reset()
+    with pytest.raises(backend.BackendError) as refused:
+        backend.active()
+    assert str(refused.value).startswith("DICECHESS_BACKEND=native, but the native accelerator cannot be used: "
+                                         "accelerator not importable: ")
+    assert "\n" not in str(refused.value)
+    hidden = use(monkeypatch, None)
+    assert hidden.name == "python" and hidden.note.startswith("accelerator not importable")
+    results = list(extract_rows("kcp-13", [{"id": 1, "fen": ROWS_KINGS}, {"id": 2, "fen": "8/8 w - -"}]))
+    assert results[0].ok and results[1].error is not None and results[1].error.startswith("bad FEN placement")
+
+
+@pytest.mark.usefixtures("restore_backend")
+def test_an_accelerator_that_disagrees_with_the_registry_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Stale:
+        EXTRACTORS = ("OnnxFeatures",)
+        WIDTHS = (7,)
+
+    monkeypatch.setitem(sys.modules, backend.MODULE, Stale)
+    chosen = use(monkeypatch, None)
+    assert chosen.name == "python" and "has no extractor 'RichFeatures'" in chosen.note
+    Stale.EXTRACTORS = tuple(EXTRACTORS)
+    Stale.WIDTHS = (7, 9, 11, 13, 27, 31, 767)
+    chosen = use(monkeypatch, None)
+    assert chosen.name == "python" and "width of 'raw-board-768-v1'" in chosen.note

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -133,9 +134,26 @@ def extract_rows(schema_id: str, rows: Iterable[object]) -> Iterator[RowResult]:
         yield from _native_chunk(schema_id, accelerator, code, chunk)
 
 
+_TEXTS: dict[float, str] = {}
+_TEXTS_LIMIT = 1 << 16  # distinct values remembered; feature values repeat (counts, /216 and /5 fractions)
+_ZERO_TEXTS = (float32_text(0.0), float32_text(-0.0))
+
+
+def _number_text(value: float) -> str:
+    """:func:`float32_text` of a float32 value (given as the exact Python float), remembered once seen."""
+    if value == 0.0:  # 0.0 and -0.0 are one dict key but two texts
+        return _ZERO_TEXTS[math.copysign(1.0, value) < 0]
+    text = _TEXTS.get(value)
+    if text is None:
+        text = float32_text(value)
+        if len(_TEXTS) < _TEXTS_LIMIT:
+            _TEXTS[value] = text
+    return text
+
+
 def format_row(schema_id: str, result: RowResult) -> str:
     """One output JSONL line (no newline): ``{"id": …, "schema": …, "features": [0.4212963, 78.0, …]}``."""
     if result.features is None:
         raise ValueError(f"row {result.id!r} has no features: {result.error}")
-    numbers = ", ".join(float32_text(v) for v in result.features)
+    numbers = ", ".join(map(_number_text, result.features.tolist()))
     return f'{{"id": {json.dumps(result.id)}, "schema": {json.dumps(schema_id)}, "features": [{numbers}]}}'

@@ -152,3 +152,18 @@ def test_bench_and_extract_refuse_a_backend_they_cannot_use_in_one_line(
 def restore_backend_after() -> Iterator[None]:
     yield
     backend.reset()
+
+
+def test_format_row_writes_every_recorded_value_as_float32_text_does() -> None:
+    from contract.core.floattext import float32_text
+    from contract.features.rows import RowResult
+    from contract.golden import enginelive
+
+    recorded = enginelive.read(ROOT / enginelive.VECTORS_FILE)
+    values = sorted({b for p in recorded for s in ("kcp-mobility-pawns-31-v1", "rich-pdi-11-v1") for b in p.bits[s]})
+    vector = np.array([*values, 0, 0x80000000], dtype=np.uint32).view(np.float32)  # and 0.0, -0.0
+    expected = ", ".join(float32_text(v) for v in vector)
+    for _pass in range(2):  # the second pass reads the remembered texts
+        line = format_row("kcp-13", RowResult(0, "x", vector))
+        assert line == f'{{"id": "x", "schema": "kcp-13", "features": [{expected}]}}'
+    assert "-0.0" in expected.split(", ")

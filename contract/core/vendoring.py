@@ -15,6 +15,7 @@ was edited, is missing, is not the kit's, or differs from the installed kit's.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import json
@@ -190,13 +191,20 @@ def _exists(path: Path) -> bool:
     return os.path.lexists(path)
 
 
-def _write_files(target: Path, planned: list[Planned], shown: Path) -> dict[str, str]:
-    """Write every planned file under ``target``; an OSError names the file under ``shown`` (the user's path)."""
-    digests: dict[str, str] = {}
+def _write_files(target: Path, planned: list[Planned], shown: Path, digests: dict[str, str],
+                 created: list[Path] | None = None) -> dict[str, str]:
+    """Write every planned file under ``target``, each one's digest into ``digests`` once it is written
+    and each directory it makes into ``created``.
+
+    An OSError names the file under ``shown`` (the user's path), never a temporary one.
+    """
     for item in planned:
         data = planned_bytes(item)
         destination = target / item.name
         try:
+            if created is not None:
+                created += [p for p in destination.relative_to(target).parents
+                            if p != Path(".") and not _exists(target / p)][::-1]
             destination.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(destination, data)
         except OSError as exc:
@@ -230,7 +238,7 @@ def _vendor_new(directory: Path, layout: Layout, planned: list[Planned]) -> Vend
     except OSError as exc:
         return Refusal(say("target.writeFailed", path=directory, reason=os_error_reason(exc), directory=directory))
     try:
-        digests = _write_files(staged, planned, directory)
+        digests = _write_files(staged, planned, directory, {})
         write_atomic(staged / LOCK_NAME, _lock_bytes(lock_document(layout, digests)))
         try:
             staged.rename(directory)
@@ -292,16 +300,24 @@ def _vendor_update(directory: Path, layout: Layout, planned: list[Planned]) -> V
             return Refusal(say("target.occupied", directory=directory, path=path))
         if _edited(path, previous_files[name]):
             replaced.append(name)
+    digests: dict[str, str] = {}
+    created: list[Path] = []
     try:
-        digests = _write_files(directory, planned, directory)
+        _write_files(directory, planned, directory, digests, created)
         for name in removed:  # files an earlier vendor wrote that this layout no longer ships
             _remove(directory, name)
         write_atomic(directory / LOCK_NAME, _lock_bytes(lock_document(layout, digests)))
-    except _Stopped as stop:
-        return Refusal(say("target.updateFailed", path=stop.path, reason=stop.reason, directory=directory))
-    except OSError as exc:
-        return Refusal(say("target.updateFailed", path=exc.filename or directory, reason=os_error_reason(exc),
-                           directory=directory))
+    except (_Stopped, OSError) as exc:
+        stop = exc if isinstance(exc, _Stopped) else _Stopped(
+            directory if exc.filename is None else Path(os.fsdecode(exc.filename)), os_error_reason(exc))
+        if previous_files or _exists(directory / LOCK_NAME):
+            return Refusal(say("target.updateFailed", path=stop.path, reason=stop.reason, directory=directory))
+        for name in digests:  # no lock before: none of these existed, so this run takes back what it wrote
+            (directory / name).unlink(missing_ok=True)
+        for made in reversed(created):
+            with contextlib.suppress(OSError):
+                (directory / made).rmdir()
+        return Refusal(say("target.writeFailed", path=stop.path, reason=stop.reason, directory=directory))
     return Vendored(directory, tuple(digests), tuple(removed), tuple(replaced), layout.name)
 
 

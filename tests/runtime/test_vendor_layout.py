@@ -263,3 +263,28 @@ def test_a_tampered_layout_lock_is_refused_and_nothing_is_written(capsys: pytest
     code, out = _run(capsys, "vendor", str(target))
     assert code == 1 and out.startswith(f"vendor: refusing to vendor into {target}: "), out
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == before
+
+
+def test_a_failed_first_vendor_beside_other_files_takes_back_what_it_wrote(capsys: pytest.CaptureFixture[str],
+                                                                          tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from contract.core import vendoring
+
+    target = tmp_path / "fixtures"
+    (target / "prerank").mkdir(parents=True)
+    (target / "prerank" / "probe-pairs.tsv").write_text("theirs")
+    real = vendoring.write_atomic
+
+    def full(path: Path, data: bytes | str) -> None:
+        if path.name == "golden-engine-0.9.3.json" and path.parent.name == "kcp_mobility27":
+            raise OSError(28, "No space left on device", str(path))
+        real(path, data)
+
+    monkeypatch.setattr(vendoring, "write_atomic", full)
+    code, out = _run(capsys, "vendor", "--layout", "training", str(target))
+    failed = target / "kcp_mobility27" / "golden-engine-0.9.3.json"
+    assert (code, out) == (1, f"vendor: cannot write {failed}: No space left on device; nothing was written into "
+                              f"{target}\n")
+    assert sorted(p.relative_to(target).as_posix() for p in target.rglob("*")) == ["prerank", "prerank/probe-pairs.tsv"]
+    monkeypatch.undo()
+    assert _run(capsys, "vendor", "--layout", "training", str(target))[0] == 0

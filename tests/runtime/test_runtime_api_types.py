@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
@@ -162,3 +162,34 @@ def test_a_feature_function_refuses_a_wrong_type_with_the_kits_error_or_a_type_e
         assert (name, kind) in {("extract_fen(side)", "bool"), ("extract_fen(side)", "None"),
                                 ("extract(color)", "bool"), ("extract_batch(items)", "dict"),
                                 ("extract_batch(items)", "list")}, (name, kind)
+
+
+def _other_public_functions() -> list[tuple[str, Callable[[object], object]]]:
+    from contract.core import vendoring
+    from contract.pairjudge import verify_bundle
+    from contract.pairjudge.legacy import declare_legacy
+
+    return [("vendoring.vendor(directory)", vendoring.vendor), ("vendoring.check(directory)", vendoring.check),
+            ("verify_bundle(bundle)", verify_bundle),
+            ("declare_legacy(source)", lambda v: declare_legacy(v, Path("/nonexistent/x"),  # type: ignore[arg-type]
+                                                                ["a_wins", "b_wins", "tie"], {}))]
+
+
+# Found by this test on main at 21:30 UTC, 2026-12-01, left to the engineers who own them (docs: README):
+# vendoring's own path check calls a PathLike's failing __fspath__; pairjudge's functions take no types yet.
+KNOWN_RAISING: Final = {("vendoring.vendor(directory)", "unpathlike"), ("vendoring.check(directory)", "unpathlike"),
+                        *{(name, kind) for name in ("verify_bundle(bundle)", "declare_legacy(source)")
+                          for kind in WRONG}}
+
+
+@pytest.mark.parametrize("kind", sorted(WRONG))
+@pytest.mark.parametrize("index", range(4), ids=["vendor", "check", "verify_bundle", "declare_legacy"])
+def test_the_vendoring_and_pairjudge_functions_refuse_a_wrong_path_type(index: int, kind: str) -> None:
+    name, call = _other_public_functions()[index]
+    try:
+        result = call(WRONG[kind])
+    except Exception as raised:
+        if (name, kind) in KNOWN_RAISING:
+            pytest.xfail(f"{name} raises {type(raised).__name__} for {kind} (known, see KNOWN_RAISING)")
+        raise
+    assert isinstance(result, Refusal) or getattr(result, "ok", True) is False, (name, kind, result)

@@ -79,6 +79,19 @@ function refusal(code, values = {}) {
   };
 }
 
+/**
+ * Fail closed: throw unless every code this implementation interprets is a check of the family, so a table
+ * with an entry deleted (edited, or stale) is refused when the module loads instead of losing the check.
+ */
+function requireCodes(name, implemented) {
+  const stated = new Set([...flatten(family(name))].map((entry) => entry.code));
+  const missing = implemented.filter((code) => !stated.has(code));
+  if (missing.length > 0) {
+    throw new Error(`schema/check-table.json: the ${name} family lacks the check '${missing[0]}' ` +
+      `(${missing.length} missing): the table is edited or stale, and nothing is served without it`);
+  }
+}
+
 /** The name a message gives the type of a value: null, undefined, array, or its typeof. */
 const typeName = (value) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
 
@@ -92,4 +105,4 @@ function notAString(argument, value, optional = false) {
   });
 }
 
-module.exports = { notAString, typeName, checkTable, manifestFields, featureSchemas, family, entry, refusal, render, pointer, own, SCHEMA_DIR };
+module.exports = { requireCodes, notAString, typeName, checkTable, manifestFields, featureSchemas, family, entry, refusal, render, pointer, own, SCHEMA_DIR };

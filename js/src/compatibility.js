@@ -142,6 +142,12 @@ const TESTS = {
       : { constraint: q.constraint, version: q.engineVersion },
 };
 
+// The checks this module implements (the table orders and words them); a table without one is refused.
+table.requireCodes("engineCompatibility", [
+  "engineCompatibility.engineVersion.syntax", "engineCompatibility.engineVersion.range", "engineCompatibility.blank",
+  "engineCompatibility.invalid", "engineCompatibility.excluded",
+]);
+
 /** {outcome, message, code}: outcome in satisfied | excluded | blank | invalid-constraint | invalid-engine-version. */
 function evaluate(constraint, engineVersion) {
   // a wrong type is refused as the value it stands for, the host version first (as the engine reads it)

@@ -193,6 +193,19 @@ function readAll(reading) {
   }
 }
 
+// The checks this module implements (kinds bind them; the table orders and words them): fail closed.
+table.requireCodes("manifest", [
+  "manifest.notObject", "manifest.engineVersion.notString", "manifest.manifestVersion.missing",
+  "manifest.manifestVersion.notString", "manifest.manifestVersion.unsupported",
+  "manifest.field.notDefined", "manifest.field.requiredByVersion", "manifest.field.missing",
+  "manifest.field.notString", "manifest.field.notWholeNumber", "manifest.field.notObject",
+  "manifest.property.notNumber", "manifest.property.notString", "manifest.entry.notScalar",
+  "manifest.modelId.blank", "manifest.modelSha256.pattern", "manifest.modelRole.unknown",
+  "manifest.featureSchema.unknown", "manifest.featureCount.mismatch", "manifest.inputName.blank",
+  "manifest.outputName.blank", "manifest.perspective.unsupported", "manifest.engineCompatibility",
+  "manifest.modelRole.cannotServe",
+]);
+
 let compiled = null;
 
 function validators() {

@@ -84,3 +84,26 @@ test("index.d.ts declares every export, and a consumer of all of them compiles u
     { encoding: "utf8" });
   assert.strictEqual(done.status, 0, done.stdout + done.stderr);
 });
+
+test("a check table lacking a check this package implements is refused when the package loads (fail closed)", () => {
+  const os = require("os");
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "dicechess-js-table-"));
+  try {
+    for (const dir of ["schema", "grammar"]) fs.cpSync(path.join(CHECKOUT, dir), path.join(scratch, dir), { recursive: true });
+    for (const part of ["src", "generated", "package.json"]) {
+      fs.cpSync(path.join(__dirname, "..", part), path.join(scratch, "js", part), { recursive: true });
+    }
+    fs.symlinkSync(path.join(__dirname, "..", "node_modules"), path.join(scratch, "js", "node_modules"));
+    const tablePath = path.join(scratch, "schema", "check-table.json");
+    const document = JSON.parse(fs.readFileSync(tablePath, "utf8"));
+    const drop = new Set(["manifest.modelRole.cannotServe", "manifest.engineCompatibility"]); // reproducer 25
+    document.families.manifest.checks = document.families.manifest.checks.filter((c) => !drop.has(c.code));
+    fs.writeFileSync(tablePath, JSON.stringify(document, null, 2));
+    const done = spawnSync(process.execPath, ["-e", "require('./js/src/index.js').readManifest('{}', '0.12.0')"],
+      { cwd: scratch, encoding: "utf8" });
+    assert.notStrictEqual(done.status, 0);
+    assert.match(done.stderr, /schema\/check-table\.json: the manifest family lacks the check 'manifest\.engineCompatibility' \(2 missing\)/);
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+});

@@ -43,6 +43,7 @@ from contract.conformance.runner import (
     js_problem,
     resolve,
     run,
+    seconds_problem,
 )
 from contract.core.consoletext import console_json, console_text
 from contract.core.errors import CorpusError
@@ -147,8 +148,8 @@ def run_matrix(args: argparse.Namespace) -> int:
             if js is not None:
                 raise UsageError(f"--impl js: {js}")
         for option, value in (("--timeout", args.timeout), ("--budget", args.budget)):
-            if not value > 0 or value == float("inf"):
-                raise UsageError(f"{option} {value:g}: give a positive number of seconds")
+            if (problem := seconds_problem(option, value)) is not None:
+                raise UsageError(problem)
     except (UsageError, engine_build.EngineVersionError) as exc:
         print(console_text(f"error: {exc}"), file=sys.stderr)
         return EXIT_USAGE

@@ -27,13 +27,14 @@ import random
 import shlex
 import struct
 import sys
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from contract.conformance import engine_build
 from contract.conformance.protocol import PROTOCOL_VERSION, LiveAdapter
-from contract.conformance.runner import env_variable
+from contract.conformance.runner import DEFAULT_BUDGET, budget_text, env_variable, seconds_problem
 from contract.core import formatversion, registry
 from contract.core.errors import ContractError
 from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
@@ -143,10 +144,11 @@ class Item:
     kit_error: str = ""
 
 
-def check(command: Sequence[str], items: Iterable[Item], timeout: float) -> Tally:
+def check(command: Sequence[str], items: Iterable[Item], timeout: float, budget: float = DEFAULT_BUDGET) -> Tally:
     """Ask the engine adapter ``command`` for every item's vector and compare it with the kit's."""
     tally = Tally()
-    with LiveAdapter("engine", command, timeout, cwd=data_root()) as adapter:
+    with LiveAdapter("engine", command, timeout, cwd=data_root(), deadline=time.monotonic() + budget,
+                     budget_text=budget_text(budget)) as adapter:
         for number, item in enumerate(items):
             answer = adapter.ask({"formatVersion": PROTOCOL_VERSION,
                                   "id": f"differential/{number}/{item.schema.id}", "kind": "features",
@@ -157,6 +159,8 @@ def check(command: Sequence[str], items: Iterable[Item], timeout: float) -> Tall
                                     f" kit: {item.kit_error}")
                 continue
             compare(item.probe, item.schema, item.kit, answer, tally)
+            if adapter.dead is not None:  # one error for a dead adapter, not one per remaining position
+                break
     return tally
 
 
@@ -238,6 +242,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--require-engine", action="store_true",
                         help="fail (exit 1) instead of skipping when no live engine can be had")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS", help="per-answer timeout")
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, metavar="SECONDS",
+                        help=f"overall time for all the engine's answers (default {DEFAULT_BUDGET:g})")
 
 
 def _schemas(text: str | None) -> list[registry.FeatureSchema]:
@@ -269,6 +275,9 @@ def main(args: argparse.Namespace) -> int:
         schemas = _schemas(args.schemas)
         if args.positions < 0:
             raise ValueError("--positions must not be negative")
+        for option, value in (("--timeout", args.timeout), ("--budget", args.budget)):
+            if (problem := seconds_problem(option, value)) is not None:
+                raise ValueError(problem)
         engine_build.check_version(args.engine_version)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -289,7 +298,7 @@ def main(args: argparse.Namespace) -> int:
           f" ({len(probes) - args.positions} probes, {args.positions} random, seed {args.seed})"
           f" x {len(schemas)} schemas", flush=True)
     items = kit_items(probes, schemas)
-    tally = check(command, items, args.timeout) if command is not None else replay(items, positions)
+    tally = check(command, items, args.timeout, args.budget) if command is not None else replay(items, positions)
     report(tally, "engine" if command is not None else "recording")
     print("PASS" if tally.ok else "FAIL")
     return EXIT_OK if tally.ok else EXIT_FAILED

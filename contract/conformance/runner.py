@@ -198,6 +198,13 @@ def recorded_answer(implementation: str, case: Case) -> dict[str, Any]:
     return {"id": case.id, "status": recording.status, **recording.fields}
 
 
+def seconds_problem(option: str, value: float) -> str | None:
+    """Why ``value`` is no limit for ``option`` (``--timeout``, ``--budget``), or ``None``."""
+    if value > 0 and value != float("inf"):
+        return None
+    return f"{option} {value:g}: give a positive number of seconds"
+
+
 def budget_text(budget: float) -> str:
     return f"the run's overall budget of {budget:g} s (--budget)"
 

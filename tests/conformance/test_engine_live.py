@@ -418,3 +418,17 @@ def test_the_jvm_adapter_hands_the_engine_the_cases_bytes(tmp_path: Path) -> Non
             assert dumped == _manifest_bytes(case.request["manifest"]), case.id
     lone = next(case for case in cases if case.id == wanted[0])
     assert b"\xed\xa0\x80" in _manifest_bytes(lone.request["manifest"])  # the case is about those bytes
+
+
+def test_the_live_differential_has_an_overall_budget(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """issue 22 L6: --budget bounds all the engine's answers, not only each one."""
+    script = tmp_path / "slow_engine.py"
+    script.write_text("import sys, time\nfrom contract.conformance.adapter import answer\nimport json\n"
+                      "for line in sys.stdin:\n    time.sleep(0.3)\n    print(json.dumps(answer(line)), flush=True)\n",
+                      encoding="utf-8")
+    status = cli.main(["differential", "--no-probes", "--positions", "20", "--schemas", "rich-9-v1",
+                       "--command", f"{sys.executable} {script}", "--budget", "1.5"])
+    out = capsys.readouterr().out
+    assert status == cli.EXIT_FAILED and "the run's overall budget of 1.5 s (--budget)" in out
+    assert cli.main(["differential", "--budget", "0"]) == cli.EXIT_USAGE
+    assert "--budget 0: give a positive number of seconds" in capsys.readouterr().err

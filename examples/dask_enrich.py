@@ -15,8 +15,17 @@ The extraction step is the kit's plain table function ``contract.enrichment.enri
 ``map_partitions`` step, unchanged; one partition is one shard (``dd.from_map``, so Dask never merges
 or splits shards and the output names follow the input names).
 
+With ``--training`` the shards are the training repository's raw shards (schema v0) and every task runs
+the kit's ``enrich-shards`` step on one shard, unchanged (``contract.enrichment.shardrun``, one shard per
+task, in the worker's process), so ``OUT_DIR/NAME.parquet`` is byte for byte what
+
+    dicechess-contract enrich-shards IN_DIR OUT_DIR --schema kcp-13 [--engine-version V]
+
+writes, and the training reader's ``shard_content_digest`` agrees.
+
 Exit status as for the CLI: 0 when every row of every shard was written, 1 when a row was rejected
-(the rejects files say which), 2 for a usage error.
+(the rejects files say which; with ``--training``: a shard was refused, its message printed), 2 for a
+usage error.
 """
 
 from __future__ import annotations
@@ -32,7 +41,31 @@ from dask.delayed import delayed
 from dask.distributed import Client, LocalCluster
 
 from contract.enrichment import DEFAULT_CHUNK_SIZE, enrich_table, enriched_meta
+from contract.enrichment.shardrun import ShardOptions
+from contract.enrichment.shardrun import enrich_shards as enrich_training_run
 from contract.enrichment.shards import read_shard, write_shard
+
+
+def enrich_training_shard(schema_id: str, shard: str, out_dir: str, engine_version: str | None) -> list[str]:
+    """One raw training shard through the kit's enrich-shards step (a finished output is kept, as with
+    --resume; a stale one refused); the messages of a refused shard."""
+    summary = enrich_training_run(ShardOptions(schema_id, Path(shard), Path(out_dir), engine_version=engine_version,
+                                               quiet=True, lock=False, resume=True))
+    return summary.refused
+
+
+def enrich_training_shards(
+    client: Client, schema_id: str, in_dir: Path, out_dir: Path, engine_version: str | None = None
+) -> dict[str, list[str]]:
+    """Every raw ``*.parquet`` shard of ``in_dir`` enriched into ``out_dir``, one Dask task per shard."""
+    shards = sorted(in_dir.glob("*.parquet"))
+    if not shards:
+        raise FileNotFoundError(f"{in_dir}: no *.parquet shards")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    futures = client.map(enrich_training_shard, [schema_id] * len(shards), [str(path) for path in shards],
+                         [str(out_dir)] * len(shards), [engine_version] * len(shards), pure=False)
+    results = client.gather(futures)
+    return {shard.name: list(messages) for shard, messages in zip(shards, results, strict=True)}
 
 
 def enrich_shards(
@@ -60,17 +93,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("out_dir", type=Path, help="directory for the enriched shards")
     parser.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE,
                         help="rows per row group, as the CLI's --chunk-size (default %(default)s)")
+    parser.add_argument("--training", action="store_true",
+                        help="raw training shards (schema v0) in, enriched training shards out (enrich-shards)")
+    parser.add_argument("--engine-version", default=None, help="with --training: as enrich-shards --engine-version")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--scheduler", help="address of a running Dask scheduler")
     where.add_argument("--workers", type=int, default=2, help="local worker processes (default %(default)s)")
     args = parser.parse_args(argv)
     if args.scheduler:
         with Client(args.scheduler) as client:
-            counts = enrich_shards(client, args.schema, args.in_dir, args.out_dir, args.chunk_size)
-    else:
-        with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                          dashboard_address=":0") as cluster, Client(cluster) as client:
-            counts = enrich_shards(client, args.schema, args.in_dir, args.out_dir, args.chunk_size)
+            return _run(client, args)
+    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        return _run(client, args)
+
+
+def _run(client: Client, args: argparse.Namespace) -> int:
+    if args.training:
+        refused = enrich_training_shards(client, args.schema, args.in_dir, args.out_dir, args.engine_version)
+        for messages in refused.values():
+            for message in messages:
+                print(f"enrich-shards: {message}", file=sys.stderr)
+        return 1 if any(refused.values()) else 0
+    counts = enrich_shards(client, args.schema, args.in_dir, args.out_dir, args.chunk_size)
     for name, rejected in counts.items():
         print(f"{name}: {rejected} rejected", file=sys.stderr)
     return 1 if any(counts.values()) else 0  # as the CLI: 1 when a row was rejected

@@ -104,22 +104,25 @@ def plain_schema(schema: pa.Schema) -> pa.Schema:
     return pa.schema(fields, metadata=schema.metadata)
 
 
+def read_raw_schema(path: Path) -> pa.Schema:
+    """The Arrow schema a Parquet file stores, as it is (no view type made plain, nothing checked)."""
+    pa = require_pyarrow()
+    try:
+        return _pq().read_schema(path)
+    except (pa.ArrowException, OSError) as exc:
+        raise EnrichmentError(f"{path}: not a readable Parquet file ({exc})") from None
+
+
 def input_schema(path: Path) -> pa.Schema:
     """The Arrow schema of a Parquet input (view types made plain), checked for ``id``/``fen`` and free
     output names."""
-    pq = _pq()
-    pa = require_pyarrow()
-    try:
-        schema = pq.read_schema(path)
-    except (pa.ArrowException, OSError) as exc:
-        raise EnrichmentError(f"{path}: not a readable Parquet file ({exc})") from None
-    schema = plain_schema(schema)
+    schema = plain_schema(read_raw_schema(path))
     check_schema(schema)
-    _check_cell_metadata(path)
+    check_cell_metadata(path)
     return schema
 
 
-def _check_cell_metadata(path: Path) -> None:
+def check_cell_metadata(path: Path) -> None:
     """Refuse, before reading any data, a column chunk whose recorded uncompressed size shows a cell over
     the cell limit (its values average more than the limit): such a page would have to be decoded whole."""
     metadata = _pq().ParquetFile(path).metadata

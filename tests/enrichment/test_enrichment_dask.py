@@ -79,3 +79,26 @@ def test_dask_local_cluster_writes_the_same_bytes_as_the_cli(tmp_path: Path) -> 
             cli_bytes = (tmp_path / "cli" / f"{shard.name}{suffix}").read_bytes()
             assert cli_bytes == (tmp_path / "dask" / f"{shard.name}{suffix}").read_bytes(), shard.name + suffix
     assert pq.read_table(tmp_path / "dask" / "shard-001.parquet").num_rows == 169
+
+
+@pytest.mark.slow
+def test_dask_training_shards_are_the_bytes_of_enrich_shards(tmp_path: Path) -> None:
+    """issue 24: enrich-shards runs unchanged as a Dask step, one task per raw training shard."""
+    from test_enrichment_shards import live_positions, raw_rows, write_raw
+
+    example = load_example()
+    (tmp_path / "raw").mkdir()
+    positions = live_positions()[:120]
+    for index in range(3):
+        write_raw(tmp_path / "raw" / f"s{index}.parquet", raw_rows(positions[index::3], f"g{index}-"))
+    assert run_cli("enrich-shards", tmp_path / "raw", tmp_path / "cli", "--schema", "kcp-13").returncode == 0
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                 dashboard_address=":0") as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        refused = example.enrich_training_shards(client, "kcp-13", tmp_path / "raw", tmp_path / "dask")
+    assert refused == {f"s{index}.parquet": [] for index in range(3)}
+    for index in range(3):
+        name = f"s{index}.parquet"
+        assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes()

@@ -1,0 +1,89 @@
+"""``dicechess-contract enrich-shards INPUT OUTPUT_DIR --schema ID``: raw training shards in, enriched shards out.
+
+Parses the options, runs :func:`contract.enrichment.shardrun.enrich_shards`, prints one line per shard
+written (``name -> name (N rows)``), one per shard refused, and a total with rows per second, and maps
+the outcome to an exit code: 0 every shard written (or kept by ``--resume``); 1 one or more shards
+refused (the others written), or the run refused; 2 usage error; 130 interrupted (Ctrl-C or SIGTERM:
+the finished shards are kept, nothing partial is left under a final name; rerun with ``--resume``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from contract.cli.extract import _positive
+from contract.core.consoletext import console_text
+from contract.core.exitcodes import EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from contract.core.interrupts import terminate_as_interrupt
+from contract.core.oserrors import os_error_text
+from contract.enrichment.engines import DEFAULT_ENGINE_VERSION
+from contract.enrichment.rows import EnrichmentError, OptionError
+from contract.enrichment.shardrun import ShardOptions, enrich_shards
+from contract.features.extractors import UnknownSchemaError
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "enrich-shards",
+        help="add feature columns to the training repository's raw Parquet shards",
+        description="For every raw training shard (schema v0) in INPUT, write an enriched shard of the same"
+                    " name into OUTPUT_DIR: the six base columns, then one float32 column per feature, with"
+                    " the metadata the training reader checks.",
+    )
+    parser.add_argument("input", metavar="INPUT", type=Path, help="a raw shard (.parquet) or a directory of them")
+    parser.add_argument("output_dir", metavar="OUTPUT_DIR", type=Path,
+                        help="where the enriched shards go (created if missing; never the input's directory)")
+    parser.add_argument("--schema", required=True, metavar="ID", help="feature schema id, e.g. kcp-13")
+    parser.add_argument("--engine-version", default=None, metavar="V",
+                        help=f"the engine release the values stand for (default {DEFAULT_ENGINE_VERSION});"
+                             " only one the kit's values are recorded against")
+    parser.add_argument("--jobs", type=_positive, default=1, metavar="N",
+                        help="worker processes (default 1: in this process)")
+    parser.add_argument("--resume", action="store_true", default=False,
+                        help="keep the finished shards of an interrupted run and write the others")
+    parser.add_argument("--overwrite", action="store_true", default=False,
+                        help="replace existing enriched shards")
+    parser.add_argument("--quiet", action="store_true", default=False,
+                        help="no progress bar and no per-shard lines (refused shards are still reported)")
+    parser.set_defaults(handler=run)
+
+
+def _say(text: str) -> None:
+    print(console_text(f"enrich-shards: {text}"), file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        with terminate_as_interrupt():
+            summary = enrich_shards(ShardOptions(
+                schema_id=args.schema, input=args.input, output_dir=args.output_dir,
+                engine_version=args.engine_version, jobs=args.jobs, resume=args.resume,
+                overwrite=args.overwrite, quiet=args.quiet,
+            ))
+    except (OptionError, UnknownSchemaError) as exc:
+        _say(str(exc))
+        return EXIT_USAGE
+    except EnrichmentError as exc:
+        _say(str(exc))
+        return EXIT_REFUSED
+    except OSError as exc:
+        _say(os_error_text(exc))
+        return EXIT_REFUSED
+    except KeyboardInterrupt:
+        _say(f"interrupted; the finished shards in {args.output_dir} are kept and nothing partial was left:"
+             " rerun with --resume to continue")
+        return EXIT_INTERRUPTED
+    if not args.quiet:
+        for name, rows in summary.written:
+            _say(f"{name} -> {args.output_dir / name} ({rows} rows)")
+        for name in summary.kept:
+            _say(f"{name}: kept (finished before --resume)")
+    for message in summary.refused:
+        _say(message)
+    if not args.quiet or summary.refused:
+        rate = summary.rows / summary.seconds if summary.seconds > 0 else 0.0
+        _say(f"{len(summary.written)} shards written ({summary.rows} rows, {rate:,.0f} rows/s),"
+             f" {len(summary.kept)} kept, {len(summary.refused)} refused")
+    return EXIT_REFUSED if summary.refused else EXIT_OK

@@ -1,0 +1,328 @@
+"""``enrich-shards``: a directory (or one file) of raw training shards in, enriched shards of the same names out.
+
+Every shard is read in chunks (at most ``chunk_size`` rows and about ``chunk_bytes`` decoded bytes, as
+``extract`` reads Parquet: :mod:`contract.enrichment.budget`), each chunk is checked and enriched by
+:func:`contract.enrichment.training.enrich_chunk` in one of ``jobs`` worker processes (at most
+``2 x jobs`` chunks in flight, whatever the number and size of the shards), and the main process writes
+the chunks of a shard in order, one row group each, into a hidden temporary sibling of its output
+(``.NAME.tmp-<hex>``), renamed onto ``OUTPUT_DIR/NAME`` when the shard is complete. So memory does not
+grow with rows or shards, the bytes do not depend on ``jobs``, and nothing partial is ever visible
+under a final name.
+
+A shard that breaks a rule (see :mod:`contract.enrichment.training`) is not published: its temporary
+file is removed, its message names the file (and the game and ply of the first bad row), and the other
+shards go on; the summary lists it and the command exits 1.
+
+Refused before any work: an unknown schema or an engine version the kit cannot vouch for (usage
+errors), a missing input, an input directory without ``*.parquet`` shards, an output directory that is
+the input's directory, or whose parent does not exist, and an output that exists already, unless
+``overwrite`` (replace it) or ``resume`` (keep it when it is a finished shard of the same schema and
+engine, with the input's row count; otherwise refused naming what differs). The output directory is
+locked (``flock``) while a run holds it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from contract.core import registry
+from contract.core.stagedfile import sync_path
+from contract.enrichment import parquet
+from contract.enrichment.engines import engine_version
+from contract.enrichment.pool import run_bounded
+from contract.enrichment.progress import Progress
+from contract.enrichment.rows import EnrichmentError, OptionError
+from contract.enrichment.table import require_pyarrow
+from contract.enrichment.targets import naming
+from contract.enrichment.training import (
+    ENRICHED_VERSION,
+    SCHEMA_KEY,
+    check_raw_schema,
+    enrich_chunk,
+    output_schema,
+)
+
+DEFAULT_SHARD_CHUNK_ROWS = 2000
+DEFAULT_SHARD_CHUNK_BYTES = 16 << 20
+SHARD_SUFFIX = ".parquet"
+
+
+@dataclass(frozen=True)
+class ShardOptions:
+    schema_id: str
+    input: Path  # a raw shard, or a directory of them (``*.parquet``, sorted by name)
+    output_dir: Path
+    engine_version: str | None = None  # None: engines.DEFAULT_ENGINE_VERSION
+    jobs: int = 1
+    resume: bool = False
+    overwrite: bool = False
+    quiet: bool = False
+    chunk_size: int = DEFAULT_SHARD_CHUNK_ROWS
+    chunk_bytes: int = DEFAULT_SHARD_CHUNK_BYTES
+    stderr: TextIO | None = field(default=None, compare=False)  # None: sys.stderr at run time
+    lock: bool = True  # lock the output directory (a Dask task writing one shard of many does not)
+
+
+@dataclass(frozen=True)
+class ShardSummary:
+    written: list[tuple[str, int]]  # (name, rows) of every shard written by this run
+    kept: list[str]  # finished shards left as they were (--resume)
+    refused: list[str]  # one message per shard not published
+    rows: int
+    seconds: float
+
+
+def shard_paths(source: Path) -> list[Path]:
+    """The raw shards of ``source``: the file itself, or the directory's ``*.parquet`` files by name."""
+    if source.is_dir():
+        found = sorted(path for path in source.iterdir()
+                       if path.name.endswith(SHARD_SUFFIX) and not path.name.startswith(".") and path.is_file())
+        if not found:
+            raise EnrichmentError(f"{source}: no *{SHARD_SUFFIX} shards in this directory")
+        return found
+    if source.is_file():
+        return [source]
+    if source.exists():
+        raise EnrichmentError(f"{source}: not a regular file or a directory")
+    raise EnrichmentError(f"{source}: no such input file or directory")
+
+
+def _check(options: ShardOptions) -> tuple[str, list[Path]]:
+    if options.schema_id not in registry.feature_schemas():
+        raise OptionError(f"unknown feature schema {options.schema_id!r}; known: {', '.join(registry.schema_ids())}")
+    engine = engine_version(options.schema_id, options.engine_version)
+    for name, value in (("--jobs", options.jobs), ("the chunk size", options.chunk_size),
+                        ("the chunk byte budget", options.chunk_bytes)):
+        if value < 1:
+            raise OptionError(f"{name} must be at least 1, not {value}")
+    if options.resume and options.overwrite:
+        raise OptionError("--resume keeps finished shards and --overwrite replaces them: give one of them")
+    shards = shard_paths(options.input)
+    out = options.output_dir
+    home = options.input if options.input.is_dir() else options.input.parent
+    if out.exists() or out.is_symlink():
+        if not out.is_dir():
+            raise EnrichmentError(f"{out}: the output directory exists and is not a directory")
+        if os.path.samefile(out, home):
+            raise EnrichmentError(f"{out}: the output directory is the input directory; the enriched shards would"
+                                  " replace the raw ones of the same names: give another directory")
+    elif not out.parent.is_dir():
+        raise EnrichmentError(f"{out}: the directory it would be created in does not exist")
+    return engine, shards
+
+
+def _finished(path: Path, schema_id: str, engine: str, rows: int) -> str | None:
+    """Why ``path`` is not a finished enriched shard of these settings, or ``None`` when it is."""
+    pa = require_pyarrow()
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.ParquetFile(path).metadata
+        stamp = {key.decode("utf-8", "replace"): value.decode("utf-8", "replace")
+                 for key, value in (meta.metadata or {}).items()}
+    except (OSError, pa.ArrowException) as exc:
+        return f"it is not a readable Parquet file ({exc})"
+    for key, wanted in ((SCHEMA_KEY, ENRICHED_VERSION), ("feature_schema", schema_id), ("engine_version", engine)):
+        if stamp.get(key) != wanted:
+            return f"its {key} is {stamp.get(key)!r}, not {wanted!r}"
+    if meta.num_rows != rows:
+        return f"it has {meta.num_rows} rows, the input {rows}"
+    return None
+
+
+def _plan(options: ShardOptions, shards: list[Path], engine: str) -> tuple[list[Path], list[str]]:
+    """The shards to write and the names kept (``--resume``); existing outputs refused up front."""
+    todo: list[Path] = []
+    kept: list[str] = []
+    for shard in shards:
+        target = options.output_dir / shard.name
+        if not (target.exists() or target.is_symlink()):
+            todo.append(shard)
+            continue
+        if not target.is_file() or target.is_symlink():
+            raise EnrichmentError(f"{target}: exists and is not a regular file; remove it first")
+        if options.overwrite:
+            todo.append(shard)
+            continue
+        if not options.resume:
+            raise EnrichmentError(f"{target}: the output exists; pass --overwrite to replace it, or --resume to"
+                                  " keep the finished shards and write the others")
+        why = _finished(target, options.schema_id, engine, _input_rows(shard))
+        if why is not None:
+            raise EnrichmentError(f"{target}: exists but is not this run's finished shard ({why});"
+                                  " pass --overwrite to replace it")
+        kept.append(shard.name)
+    return todo, kept
+
+
+def _input_rows(shard: Path) -> int:
+    pa = require_pyarrow()
+    import pyarrow.parquet as pq
+
+    try:
+        return int(pq.ParquetFile(shard).metadata.num_rows)
+    except (OSError, pa.ArrowException):
+        return -1
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    schema_id: str
+    shard: int
+    index: int
+    table: Any
+
+
+def run_chunk(task: ChunkTask) -> tuple[int, int, Any, str | None]:
+    """Check and enrich one chunk (runs in a worker): ``(shard, index, table or None, error or None)``."""
+    outcome = enrich_chunk(task.schema_id, task.table)
+    return task.shard, task.index, outcome.table, outcome.error
+
+
+class _Shard:
+    """One output being written: chunks arrive in any order and are written in order."""
+
+    def __init__(self, source: Path, target: Path, schema: Any) -> None:
+        self.source = source
+        self.target = target
+        self.schema = schema
+        self.output: parquet.ParquetOutput | None = None
+        self.waiting: dict[int, Any] = {}
+        self.next = 0
+        self.chunks: int | None = None  # known once the reader has read the whole shard
+        self.rows = 0
+        self.error: str | None = None
+
+    def add(self, index: int, table: Any) -> None:
+        self.waiting[index] = table
+        while self.next in self.waiting:
+            chunk = self.waiting.pop(self.next)
+            if self.output is None:
+                self.output = parquet.ParquetOutput(self.target, self.schema)
+            with naming(self.target):
+                self.output.write(chunk)
+            self.rows += chunk.num_rows
+            self.next += 1
+
+    @property
+    def complete(self) -> bool:
+        return self.error is None and self.chunks is not None and self.next == self.chunks
+
+    def publish(self) -> None:
+        if self.output is None:
+            self.output = parquet.ParquetOutput(self.target, self.schema)  # an empty shard: schema only
+        with naming(self.target):
+            self.output.commit()
+            sync_path(self.target.parent)
+
+    def fail(self, message: str) -> None:
+        self.error = message
+        self.waiting.clear()
+        self.abandon()
+
+    def abandon(self) -> None:
+        if self.output is not None:
+            self.output.abandon()
+            self.output = None
+
+
+def enrich_shards(options: ShardOptions) -> ShardSummary:
+    """Run ``enrich-shards`` (see the module docstring)."""
+    started = time.monotonic()
+    engine, shards = _check(options)
+    options.output_dir.mkdir(exist_ok=True)
+    lock = _lock(options.output_dir) if options.lock else None
+    try:
+        todo, kept = _plan(options, shards, engine)
+        return _run(options, engine, todo, kept, started)
+    finally:
+        if lock is not None:
+            os.close(lock)
+
+
+def _lock(directory: Path) -> int | None:
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): do not start two runs on one output directory there
+        return None
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise EnrichmentError(f"{directory}: in use by another enrich-shards run; wait for it to finish") from None
+    return fd
+
+
+def _run(options: ShardOptions, engine: str, todo: list[Path], kept: list[str], started: float) -> ShardSummary:
+    pa = require_pyarrow()
+    progress = Progress(options.stderr or sys.stderr, quiet=options.quiet, label="enrich-shards")
+    total = max(sum(max(_input_rows(shard), 0) for shard in todo), 1)
+    states: list[_Shard] = []
+    written: list[tuple[str, int]] = []
+    refused: list[str] = []
+    done_rows = 0
+
+    def settle(state: _Shard) -> None:
+        if state.complete:
+            state.publish()
+            written.append((state.target.name, state.rows))
+            state.chunks = -1  # published: nothing more to do
+
+    def tasks() -> Iterator[ChunkTask]:
+        for number, source in enumerate(todo):
+            state = _Shard(source, options.output_dir / source.name, None)
+            states.append(state)
+            try:
+                raw = parquet.read_raw_schema(source)
+                check_raw_schema(source, raw)
+                parquet.check_cell_metadata(source)
+                state.schema = output_schema(options.schema_id, raw.metadata, engine)
+                count = 0
+                for count, table in enumerate(parquet.iter_table_chunks(source, options.chunk_size,
+                                                                        options.chunk_bytes), start=1):
+                    if state.error is not None:
+                        break
+                    yield ChunkTask(options.schema_id, number, count - 1, table)
+                if state.error is None:
+                    state.chunks = count
+                    settle(state)
+            except EnrichmentError as exc:
+                message = str(exc) if str(exc).startswith(str(source)) else f"{source}: {exc}"
+                state.fail(message)
+            except (OSError, pa.ArrowException) as exc:
+                state.fail(f"{source}: cannot be read ({exc})")
+
+    def finished(result: tuple[int, int, Any, str | None]) -> None:
+        nonlocal done_rows
+        number, index, table, error = result
+        state = states[number]
+        if state.error is not None:
+            return
+        if error is not None:
+            state.fail(f"{state.source}: {error}")
+            return
+        state.add(index, table)
+        done_rows += table.num_rows
+        progress.add(table.num_rows, 0, done_rows / total)
+        settle(state)
+
+    try:
+        run_bounded(tasks(), run_chunk, options.jobs, finished)
+    except BaseException:
+        for state in states:
+            state.abandon()
+        raise
+    finally:
+        progress.close()
+    for state in states:
+        if state.error is not None:
+            refused.append(state.error + "; that shard was not written")
+    rows = sum(count for _, count in written)
+    return ShardSummary(written, kept, refused, rows, time.monotonic() - started)

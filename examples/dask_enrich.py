@@ -41,17 +41,8 @@ from dask.delayed import delayed
 from dask.distributed import Client, LocalCluster
 
 from contract.enrichment import DEFAULT_CHUNK_SIZE, enrich_table, enriched_meta
-from contract.enrichment.shardrun import ShardOptions
-from contract.enrichment.shardrun import enrich_shards as enrich_training_run
+from contract.enrichment.shardrun import enrich_one_shard
 from contract.enrichment.shards import read_shard, write_shard
-
-
-def enrich_training_shard(schema_id: str, shard: str, out_dir: str, engine_version: str | None) -> list[str]:
-    """One raw training shard through the kit's enrich-shards step (a finished output is kept, as with
-    --resume; a stale one refused); the messages of a refused shard."""
-    summary = enrich_training_run(ShardOptions(schema_id, Path(shard), Path(out_dir), engine_version=engine_version,
-                                               quiet=True, lock=False, resume=True))
-    return summary.refused
 
 
 def enrich_training_shards(
@@ -62,7 +53,7 @@ def enrich_training_shards(
     if not shards:
         raise FileNotFoundError(f"{in_dir}: no *.parquet shards")
     out_dir.mkdir(parents=True, exist_ok=True)
-    futures = client.map(enrich_training_shard, [schema_id] * len(shards), [str(path) for path in shards],
+    futures = client.map(enrich_one_shard, [schema_id] * len(shards), [str(path) for path in shards],
                          [str(out_dir)] * len(shards), [engine_version] * len(shards), pure=False)
     results = client.gather(futures)
     return {shard.name: list(messages) for shard, messages in zip(shards, results, strict=True)}

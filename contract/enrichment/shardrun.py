@@ -246,6 +246,19 @@ def enrich_shards(options: ShardOptions) -> ShardSummary:
             os.close(lock)
 
 
+def enrich_one_shard(schema_id: str, shard: str, output_dir: str, engine: str | None = None) -> list[str]:
+    """One raw shard as a distributed task (Dask): the same run on that one file, without the directory
+    lock (other tasks write the other shards); a finished output is kept, as with ``--resume``, a stale one
+    refused. Returns the messages of a refused shard (empty when written or kept). Lives in the kit so
+    that workers only need ``contract`` importable."""
+    try:
+        summary = enrich_shards(ShardOptions(schema_id, Path(shard), Path(output_dir), engine_version=engine,
+                                             quiet=True, lock=False, resume=True))
+    except EnrichmentError as exc:
+        return [str(exc)]
+    return summary.refused
+
+
 def _lock(directory: Path) -> int | None:
     try:
         import fcntl

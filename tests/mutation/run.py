@@ -52,12 +52,13 @@ class Group:
     modules: list[str]
     deselect: list[str] = field(default_factory=list)
     timeout_multiplier: float | None = None  # mutmut's default is 15: a mutant gets 30x its tests' time
+    select_by_coverage: bool = False  # each mutant's tests chosen by statement (tests/mutation/selection.py)
 
 
 def load_groups(path: Path = HERE / "modules.toml") -> dict[str, Group]:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     return {name: Group(name, g["tests"], g.get("exclude_tests", []), g["modules"], g.get("deselect", []),
-                        g.get("timeout_multiplier"))
+                        g.get("timeout_multiplier"), g.get("select_by_coverage", False))
             for name, g in data["groups"].items()}
 
 
@@ -153,8 +154,11 @@ def copy_checkout(scratch: Path, names: tuple[str, ...] = COPIED) -> None:
             shutil.copyfile(path, target)  # a new modification time: mutmut sees the change
 
 
-def _mutmut(scratch: Path, max_children: int, profile: str, names: list[str]) -> int:
-    mutmut = [sys.executable, "-m", "mutmut", "run", f"--max-children={max_children}", *names]
+def _mutmut(scratch: Path, max_children: int, profile: str, names: list[str], by_coverage: bool = False) -> int:
+    # by coverage: mutmut's own run loop, started by a script outside the tests package (mutmut's pytest
+    # imports the scratch copy's tests/ from mutants/), with each mutant's tests chosen by statement
+    launcher = [str(HERE / "selection.py")] if by_coverage else ["-m", "mutmut"]
+    mutmut = [sys.executable, *launcher, "run", f"--max-children={max_children}", *names]
     env = dict(os.environ, DICECHESS_HYPOTHESIS_PROFILE=profile)
     with open(scratch / "mutmut.log", "ab") as log:  # mutmut's progress spinner is for a terminal
         done = subprocess.run(mutmut, cwd=scratch, env=env, check=False, stdout=log, stderr=subprocess.STDOUT)
@@ -178,6 +182,15 @@ def _prune_stats(scratch: Path, group: Group) -> None:
     stats["tests_by_mangled_function_name"] = {
         name: [t for t in tests if t in existing] for name, tests in stats["tests_by_mangled_function_name"].items()}
     stats_path.write_text(json.dumps(stats), encoding="utf-8")
+
+
+def _record_coverage(group: Group, scratch: Path) -> None:
+    """The review tool's statement-to-test map of the unmutated copy, where the selection script reads it."""
+    from tests.mutation.review import coverage_map
+    from tests.mutation.selection import save_coverage
+
+    (scratch / f"coverage-{group.name}.json").unlink(missing_ok=True)  # the tests may have changed since
+    save_coverage(scratch, coverage_map(group, scratch))
 
 
 def _not_killed(verdicts: dict[str, str], equivalent: dict[str, str]) -> list[str]:
@@ -222,21 +235,24 @@ def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *, pro
         copy_checkout(scratch)
         (scratch / "setup.cfg").write_text(_setup_cfg(group), encoding="utf-8")
         (scratch / "group.txt").write_text(group.name + "\n", encoding="utf-8")
+        by_coverage = group.select_by_coverage
+        if by_coverage:
+            _record_coverage(group, scratch)
         if rerun is None:
-            code = _mutmut(scratch, max_children, profile, only)
+            code = _mutmut(scratch, max_children, profile, only, by_coverage)
         else:
             # first only re-mutate what changed and collect the new tests: mutmut must be given some mutant,
             # so it reruns one it killed before (a pattern naming none is an error to it)
             copy_checkout(scratch / "mutants", ("tests",))  # the tests as they are now (never contract/: mutated)
             _prune_stats(scratch, group)
             killed = sorted(m for m, v in _verdicts(scratch).items() if v in KILLED)
-            code = _mutmut(scratch, max_children, profile, killed[:1] or only)
+            code = _mutmut(scratch, max_children, profile, killed[:1] or only, by_coverage)
             verdicts = _verdicts(scratch)
             pending = [m for m in _not_killed(verdicts, load_equivalent()) if _matching(m, only)
                        and not (survivors_only and verdicts[m] == NOT_RUN)
                        and not (unrun_only and verdicts[m] != NOT_RUN)]
             if code == 0 and pending:
-                code = _mutmut(scratch, max_children, profile, pending)
+                code = _mutmut(scratch, max_children, profile, pending, by_coverage)
     elapsed = time.monotonic() - started
     if code != 0:  # e.g. the clean run failed: every verdict would read "not checked"
         raise SystemExit(f"mutmut failed for group {group.name} (exit {code}); see {scratch}/mutmut.log")

@@ -118,7 +118,9 @@ def test_the_installed_console_script_does_every_job_in_an_empty_directory(wheel
     assert version.returncode == 0 and version.stdout.startswith("dicechess-contract ") and "manifest 1.0.0, 1.1.0" in \
         version.stdout
     check = tool("golden", "check", "--quiet")
-    assert check.returncode == 0 and check.stdout.startswith("golden check passed"), check.stdout + check.stderr
+    lines = check.stdout.splitlines()
+    assert check.returncode == 0 and lines[-1].startswith("golden check passed"), check.stdout + check.stderr
+    assert any(line.startswith("recorded: ") and line.endswith("; 0 kit-only") for line in lines), check.stdout
     report = tool("golden", "report", "--quiet", "--output", "report")
     assert report.returncode == 0, report.stdout + report.stderr
     page = (empty / "report" / "index.html").read_bytes()

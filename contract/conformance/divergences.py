@@ -61,6 +61,8 @@ def load(path: Path | None = None) -> list[Divergence]:
         raise DivergenceFileError(f"{target}: known-divergences file is missing") from None
     except OSError as exc:
         raise DivergenceFileError(f"{target}: cannot read: {os_error_reason(exc)}") from None
+    if len(data) > MAX_BYTES:  # only MAX_BYTES + 1 were read: the size itself is not known
+        raise DivergenceFileError(f"{target}: larger than {MAX_BYTES} bytes")
     try:
         document = strictjson.parse(data, max_bytes=MAX_BYTES)
     except strictjson.StrictJsonError as exc:

@@ -17,9 +17,13 @@ from pathlib import Path
 
 import pytest
 
+from contract.cli import conformance as cli
 from contract.conformance.adapter import answer
 from contract.conformance.corpus import load_cases
+from contract.conformance.divergences import DivergenceFileError, load
 from contract.conformance.protocol import MAX_LINE_BYTES, QUEUED_LINES, LiveAdapter
+from contract.conformance.report import as_text
+from contract.conformance.runner import LIVE, Implementation, run
 
 HARD_LIMIT = 90.0  # seconds a hang-prone command may take before the test calls it a hang
 pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
@@ -86,7 +90,7 @@ def test_an_adapter_that_stops_reading_is_a_dead_adapter(tmp_path: Path) -> None
         "sys.stdin.readline()\n"
         "sys.stdout.write('{}\\n' * 5000); sys.stdout.flush()\n"
         "time.sleep(600)\n"))
-    status, out, seconds = _conformance("run", "--impl", f"mine={command}", "--timeout", "3")
+    status, out, seconds = _conformance("run", "--impl", f"mine={command}", "--kinds", "features", "--timeout", "3")
     assert status == 1, out[-500:]
     assert "did not take the request within 3 s (it stopped reading its stdin)" in out
     assert out.count("error:") == 1 and seconds < 60
@@ -136,10 +140,10 @@ def test_the_runs_overall_budget_bounds_a_slow_adapter(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
-def test_timeout_and_budget_must_be_positive(value: str) -> None:
+def test_timeout_and_budget_must_be_positive(value: str, capsys: pytest.CaptureFixture[str]) -> None:
     for option in ("--timeout", "--budget"):
-        status, out, _ = _conformance("run", "--impl", "kit", "--kinds", "engine-compatibility", option, value)
-        assert status == 2 and f"{option} " in out and "Traceback" not in out
+        status = cli.main(["run", "--impl", "kit", "--kinds", "engine-compatibility", option, value])
+        assert status == 2 and f"{option} " in capsys.readouterr().err
 
 
 def test_an_adapter_unsupported_for_everything_fails_the_run(tmp_path: Path) -> None:
@@ -148,12 +152,12 @@ def test_an_adapter_unsupported_for_everything_fails_the_run(tmp_path: Path) -> 
         "import json, sys\n"
         "for line in sys.stdin:\n"
         "    print(json.dumps({'id': json.loads(line)['id'], 'status': 'unsupported'}), flush=True)\n"))
-    status, out, _ = _conformance("run", "--impl", f"mine={command}")
+    status, out, _ = _conformance("run", "--impl", f"mine={command}", "--kinds", "engine-compatibility,tensor-contract")
     assert status == 1, out[-800:]
-    for kind in ("engine-compatibility", "features"):
+    for kind in ("engine-compatibility", "tensor-contract"):
         count = len(load_cases([kind]))
         assert f"'mine' supports 0 of the {count} {kind} cases it was asked" in out
-    assert "FAIL:" in out and "4 kind(s) supported below the floor" in out
+    assert "FAIL:" in out and "2 kind(s) supported below the floor" in out
 
 
 def test_the_kit_supporting_less_than_every_case_fails(tmp_path: Path) -> None:
@@ -169,10 +173,15 @@ def test_the_kit_supporting_less_than_every_case_fails(tmp_path: Path) -> None:
         "    return adapter.engine_compatibility(request)\n"
         "table['engine-compatibility'] = partial\n"
         "adapter.serve(sys.stdin, sys.stdout, table)\n"))
-    supported = sum(1 for case in load_cases(["engine-compatibility"]) if not case.id.endswith("0"))
-    status, out, _ = _conformance("run", "--impl", f"kit={command}", "--kinds", "engine-compatibility")
-    assert status == 1 and f"'kit' supports {supported} of the 119 engine-compatibility cases" in out, out[-800:]
-    assert "the kit adapter answers every engine-compatibility case" in out
+    cases = load_cases(["engine-compatibility"])[:20]  # recorded-00 and recorded-10 among them
+    supported = sum(1 for case in cases if not case.id.endswith("0"))
+    outcome = run([Implementation("kit", LIVE, tuple(command.split()))], cases, ["engine-compatibility"], [])
+    assert not outcome.ok and not outcome.unlisted and not outcome.errors
+    assert [s.message for s in outcome.shortfalls] == [
+        f"implementation 'kit' supports {supported} of the {len(cases)} engine-compatibility cases it was asked,"
+        f" fewer than {len(cases)} (the kit adapter answers every engine-compatibility case): answering"
+        " 'unsupported' is never agreement; fix the adapter, or leave engine-compatibility out with --kinds"]
+    assert "UNSUPPORTED beyond the floor (1;" in as_text(outcome)
 
 
 def test_a_deeply_nested_divergences_file_is_one_message(tmp_path: Path) -> None:
@@ -195,9 +204,9 @@ def test_a_fifo_or_a_huge_divergences_file_is_refused_without_waiting(tmp_path: 
     huge = tmp_path / "huge.json"
     huge.write_text(json.dumps({"formatVersion": "1.0.0", "pad": "x" * (9 << 20), "divergences": []}),
                     encoding="utf-8")
-    status, out, _ = _conformance("run", "--impl", "kit", "--kinds", "engine-compatibility",
-                                  "--divergences", str(huge))
-    assert status == 1 and f"error: {huge}:" in out and "Traceback" not in out and len(out.splitlines()) == 1
+    with pytest.raises(DivergenceFileError, match="larger than") as refused:
+        load(huge)
+    assert str(refused.value).startswith(f"{huge}: ")
 
 
 @pytest.mark.parametrize("missing", ["expectedRole", "engineVersion", "manifest"])

@@ -42,6 +42,7 @@ ADAPTER = ("lora-run/adapter",)
 ALL = FULL + ADAPTER
 LAYERS = ("read_manifest", "from_pretrained")
 RECIPE_VERSION = 1
+SET_NAMES = ("tuning", "tuning-b", "tuning-c", "heldout", "tuning-d", "heldout-b", "heldout-c", "heldout-d")
 TIMEOUT = "timeout-or-crash"
 
 Ops = list[dict[str, Any]]
@@ -699,6 +700,61 @@ def k_manifest_basics(rng: Rng, bundle: str) -> Ops | None:
     return [_set("/files/extra.safetensors", "0" * 64)]
 
 
+# Values a config.json field is set to, field by field: each is a type or a name some field of
+# Transformers' config classes cannot take (a dtype name it does not know, a string for a number).
+CONFIG_VALUES: tuple[Any, ...] = (None, "x", "", -1, 0, 1, 2.5, True, False, [], [1], {}, {"a": 1},
+                                  "float33", "bfloat16", "float16", "int8", "auto", "torch.float32", "fp32")
+CONFIG_EXTRA_FIELDS = ("torch_dtype", "dtype", "problem_type", "num_labels", "output_hidden_states",
+                       "return_dict", "tie_word_embeddings", "is_decoder", "chunk_size_feed_forward",
+                       "architectures", "transformers_version", "id2label", "label2id", "attn_implementation",
+                       "rope_scaling", "quantization_config", "use_return_dict", "pruned_heads")
+RECORDED_CONFIG_FIELDS = ("activation_function", "add_cross_attention", "architectures", "attn_pdrop", "bos_token_id",
+                          "dtype", "embd_pdrop", "eos_token_id", "initializer_range", "layer_norm_epsilon",
+                          "model_type", "n_embd", "n_head", "n_inner", "n_layer", "n_positions", "pad_token_id",
+                          "reorder_and_upcast_attn", "resid_pdrop", "scale_attn_by_inverse_layer_idx",
+                          "scale_attn_weights", "summary_activation", "summary_first_dropout",
+                          "summary_proj_to_labels", "summary_type", "summary_use_proj", "tie_word_embeddings",
+                          "transformers_version", "use_cache", "vocab_size")
+
+
+def k_config_values(rng: Rng, bundle: str) -> Ops | None:
+    """config.json values field by field (base/config.json for an adapter): every recorded field
+    and the fields Transformers' PretrainedConfig reads, set to a value of another type or domain."""
+    file = "config.json" if bundle in FULL else "base/config.json"
+    field = _pick(rng, list(RECORDED_CONFIG_FIELDS + CONFIG_EXTRA_FIELDS))
+    return _side(file, f"/{field}", _pick(rng, list(CONFIG_VALUES)))
+
+
+def k_base_layout(rng: Rng, bundle: str) -> Ops | None:
+    """Every shape of an embedded base/: sharded weights (index or not, listed or not, the single
+    file kept beside), its config or weights gone, extra files, a base/ beside a Hub model id."""
+    if bundle not in ADAPTER:
+        return None
+    choice = rng.randrange(8)
+    if choice <= 2:
+        op: dict[str, Any] = {"op": "shard", "file": "base/model.safetensors", "parts": _pick(rng, [2, 3, 5]),
+                              "interleave": rng.random() < 0.5}
+        if choice == 1:
+            op[_pick(rng, ["keep", "list"])] = _pick(rng, [True, False])
+        if choice == 2:
+            op[_pick(rng, ["index", "total_size"])] = _pick(rng, [False, 0, 12])
+        return [op, REHASH]
+    if choice == 3:
+        return [{"op": "remove_file", "file": _pick(rng, ["base/config.json", "base/model.safetensors",
+                                                          "base/generation_config.json", "base/tokenizer.json"])},
+                REHASH]
+    if choice == 4:
+        name = _pick(rng, ["base/extra.safetensors", "base/notes.txt", "base/LICENSE", "base/sub.json"])
+        return [{"op": "write_text", "file": name, "text": "{}"}, _set(f"/files/{name.replace('/', '~1')}", ""),
+                REHASH]
+    if choice == 5:
+        return [_set("/source/model_id", _pick(rng, ["gpt2", "", None, "embedded-local-base "])), REHASH]
+    if choice == 6:
+        return [_set("/source/local_base_files", _pick(rng, [{}, None, [], {"config.json": "0" * 64}])), REHASH]
+    return [{"op": "rename_file", "file": "base/model.safetensors", "to": "base/pytorch_model.safetensors"},
+            REHASH]
+
+
 KINDS: dict[str, Callable[[Rng, str], Ops | None]] = {
     "manifest_fields": k_manifest_fields,
     "adapter_model_config": k_adapter_model_config,
@@ -718,14 +774,16 @@ KINDS: dict[str, Callable[[Rng, str], Ops | None]] = {
     "weight_names": k_weight_names,
     "big_config": k_big_config,
     "manifest_basics": k_manifest_basics,
+    "config_values": k_config_values,
+    "base_layout": k_base_layout,
 }
 
 
 SINGLE = frozenset({"big_config"})  # one variant per bundle: each writes a 64 MiB file
-ADAPTER_ONLY = frozenset({"base", "adapter", "hub_base"})  # one bundle only: three times the variants
+ADAPTER_ONLY = frozenset({"base", "adapter", "hub_base", "base_layout"})  # one bundle only: three times the variants
 
 
-def generate(seed: int, per_kind: int, pairs: int) -> list[dict[str, Any]]:
+def generate(seed: int, per_kind: int, pairs: int, only: list[str] | None = None) -> list[dict[str, Any]]:
     """Recipes: ``per_kind`` variants of every kind on every bundle it applies to, then ``pairs``
     random pairs of kinds on one bundle. Duplicates (same bundle and ops) are dropped."""
     rng = random.Random(seed)
@@ -740,12 +798,14 @@ def generate(seed: int, per_kind: int, pairs: int) -> list[dict[str, Any]]:
         cases.append({"id": f"s{seed}-{len(cases):04d}", "bundle": bundle, "kinds": kinds, "ops": ops})
 
     for name, kind in KINDS.items():
+        if only and name not in only:
+            continue
         for bundle in ALL:
             for _ in range(1 if name in SINGLE else per_kind * (3 if name in ADAPTER_ONLY else 1)):
                 ops = kind(rng, bundle)
                 if ops is not None:
                     add(bundle, [name], ops)
-    names = [n for n in KINDS if n not in ("big_config", "hub_base")]
+    names = [n for n in KINDS if n not in ("big_config", "hub_base") and (not only or n in only)]
     for _ in range(pairs):
         bundle = _pick(rng, list(ALL))
         first, second = rng.sample(names, 2)
@@ -812,7 +872,7 @@ class Reference:
 
 
 def run(args: argparse.Namespace) -> int:
-    cases = generate(args.seed, args.per_kind, args.pairs)
+    cases = generate(args.seed, args.per_kind, args.pairs, args.kinds)
     reference = Reference(args.python, args.timeout)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="pairjudge-fuzz-") as scratch:
@@ -839,6 +899,7 @@ def run(args: argparse.Namespace) -> int:
         "seed": args.seed,
         "per_kind": args.per_kind,
         "pairs": args.pairs,
+        "kinds": args.kinds,
         "recipe_version": RECIPE_VERSION,
         "recorded_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "platform": {"device": "cpu", "HF_HUB_OFFLINE": "1", "local_files_only": True},
@@ -855,16 +916,17 @@ def run(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--python", required=True, help="the Python of the environment holding pairjudge==0.3.0")
-    parser.add_argument("--set", required=True, choices=("tuning", "tuning-b", "tuning-c", "heldout"))
+    parser.add_argument("--set", required=True, choices=SET_NAMES)
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--per-kind", type=int, default=3)
     parser.add_argument("--pairs", type=int, default=40)
+    parser.add_argument("--kinds", nargs="+", choices=sorted(KINDS), help="only these kinds (and pairs of them)")
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--out", type=Path, help="write here instead of golden/recorded/pairjudge/fuzz-<set>.json")
     parser.add_argument("--list", action="store_true", help="print the recipes and exit (no reference needed)")
     args = parser.parse_args(argv)
     if args.list:
-        print(json.dumps(generate(args.seed, args.per_kind, args.pairs), indent=1))
+        print(json.dumps(generate(args.seed, args.per_kind, args.pairs, args.kinds), indent=1))
         return 0
     return run(args)
 

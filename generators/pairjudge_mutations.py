@@ -148,6 +148,45 @@ def edit_tensors(path: Path, edits: list[dict[str, Any]]) -> None:
     _write_safetensors(path, header, tensors)
 
 
+INDEX_NAME = "model.safetensors.index.json"
+
+
+def shard(bundle: Path, op: dict[str, Any]) -> None:
+    """Split ``op["file"]`` (a ``model.safetensors``) into ``parts`` shards named as Transformers
+    names them, in tensor order, with ``model.safetensors.index.json`` beside them (unless
+    ``index`` is false; ``total_size`` overrides the recorded sum). ``keep`` keeps the single file.
+    The manifest's ``files`` lists the shards and the index (digests left for ``rehash``) unless
+    ``list`` is false, and drops the single file's entry when it is removed."""
+    path = bundle / op["file"]
+    prefix = op["file"][: -len(path.name)]
+    header, buffer = _read_safetensors(path)
+    tensors = _tensors(header, buffer)
+    parts = max(1, min(op.get("parts", 2), len(tensors)))
+    weight_map: dict[str, str] = {}
+    names = []
+    for number in range(parts):
+        name = f"model-{number + 1:05d}-of-{parts:05d}.safetensors"
+        group = tensors[number::parts] if op.get("interleave") else tensors[
+            number * len(tensors) // parts : (number + 1) * len(tensors) // parts]
+        _write_safetensors(path.with_name(name), header, group)
+        weight_map.update({tensor: name for tensor, _, _ in group})
+        names.append(name)
+    if op.get("index", True):
+        total = op.get("total_size", sum(len(chunk) for _, _, chunk in tensors))
+        _write_json(path.with_name(INDEX_NAME), {"metadata": {"total_size": total}, "weight_map": weight_map})
+        names.append(INDEX_NAME)
+    if not op.get("keep", False):
+        path.unlink()
+    manifest = bundle / MANIFEST
+    document = json.loads(manifest.read_text())
+    if not op.get("keep", False):
+        document["files"].pop(op["file"], None)
+    if op.get("list", True):
+        for name in names:
+            document["files"][prefix + name] = ""
+    _write_json(manifest, document)
+
+
 def _pad_to(path: Path, size: int) -> None:
     current = path.stat().st_size
     with path.open("ab") as handle:
@@ -201,6 +240,8 @@ def apply_ops(bundle: Path, ops: list[dict[str, Any]]) -> None:
             drop_tensors(path, op["names"])
         elif kind == "edit_tensors":
             edit_tensors(path, op["edits"])
+        elif kind == "shard":
+            shard(bundle, op)
         elif kind == "rehash":
             _rehash(bundle)
         elif kind == "uppercase_digest":

@@ -2,7 +2,9 @@
 reference loader would accept? Reads JSON, tokenizer files and safetensors headers only (no torch).
 
 Exit 0 accepted, 1 refused, 2 usage (bad options, an unreadable ``--packer-config`` file, legacy
-loading without its label order and packer config). ``--json`` prints
+loading without its label order and packer config), 130 interrupted (Ctrl-C or SIGTERM: for
+``declare-legacy`` nothing is published and no temporary copy is left). ``--packer-config`` is
+opened without blocking (a FIFO is refused) and read as strict JSON with its size and depth caps. ``--json`` prints
 ``{"outputVersion": 1, "ok": bool, "message": str|null, "warnings": [...]}``
 (``schema/output-pairjudge-verify-1.schema.json``).
 """
@@ -18,8 +20,10 @@ from contract.cli.jsonoutput import print_document
 from contract.core import strictjson
 from contract.core.checktable import first_failure
 from contract.core.consoletext import console_text
-from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from contract.core.exitcodes import EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, exit_code_help
+from contract.core.interrupts import terminate_as_interrupt
 from contract.core.oserrors import os_error_reason
+from contract.model.package import open_regular
 from contract.pairjudge import LAYERS, Verdict, verify_bundle
 from contract.pairjudge.bundle import ARGUMENT_CHECKS, Arguments
 from contract.pairjudge.legacy import NOT_PROOF, declare_legacy
@@ -37,6 +41,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "verify",
         help="verify a bundle directory",
         description="Verify a pairjudge bundle directory as the pairjudge 0.3.0 loader would.",
+        epilog=exit_code_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     verify.add_argument("bundle", metavar="BUNDLE_DIR", type=Path)
     verify.add_argument(
@@ -72,7 +78,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="copy a legacy classifier to a new directory with a declared label order, then verify it",
         description="Copy SOURCE (a classifier without pairjudge.json) to the new TARGET, rewriting only "
         "config.json's id2label/label2id in the declared order, and verify the copy as "
-        "'verify --allow-legacy' would. SOURCE is never edited. A declaration is not proof.",
+        "'verify --allow-legacy' would. SOURCE is never edited. A declaration is not proof. "
+        "Interrupted (Ctrl-C, SIGTERM), it publishes nothing and leaves no temporary copy.",
+        epilog=exit_code_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     declare.add_argument("source", metavar="SOURCE", type=Path)
     declare.add_argument("target", metavar="TARGET", type=Path)
@@ -94,7 +103,9 @@ def _usage(args: argparse.Namespace, message: str) -> int:
 
 def _packer_config(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     try:
-        value = strictjson.parse(path.read_bytes())
+        with open_regular(path) as handle:
+            data = handle.read(strictjson.MAX_BYTES + 1)
+        value = strictjson.parse(data)
     except OSError as exc:
         return None, f"cannot read --packer-config {path}: {os_error_reason(exc)}"
     except strictjson.StrictJsonError as exc:
@@ -104,7 +115,20 @@ def _packer_config(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     return value, None
 
 
+def _interrupted(what: str) -> int:
+    print(console_text(f"pairjudge: interrupted; {what}"), file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
 def run(args: argparse.Namespace) -> int:
+    try:
+        with terminate_as_interrupt():
+            return _run(args)
+    except KeyboardInterrupt:
+        return _interrupted("nothing was verified")
+
+
+def _run(args: argparse.Namespace) -> int:
     order = None if args.label_order is None else args.label_order.split(",")
     packer = None
     if args.packer_config is not None:
@@ -160,8 +184,12 @@ def run_declare(args: argparse.Namespace) -> int:
     failure = first_failure(ARGUMENT_CHECKS, Arguments(True, order, packer))
     if failure is not None:
         return _usage(args, failure.message)
-    outcome = declare_legacy(args.source, args.target, order, packer)
-    warnings = [] if outcome.verdict is None else list(outcome.verdict.warnings)
+    try:
+        with terminate_as_interrupt():
+            outcome = declare_legacy(args.source, args.target, order, packer)
+    except KeyboardInterrupt:
+        return _interrupted(f"nothing was published to {args.target} and the temporary copy is removed")
+    warnings = [*outcome.warnings, *([] if outcome.verdict is None else outcome.verdict.warnings)]
     if args.json:
         print_document({"ok": outcome.ok, "message": outcome.message, "warnings": warnings, "note": NOT_PROOF})
     else:

@@ -29,7 +29,13 @@ def base_problem(config: Mapping[str, Any], shapes: Mapping[str, tuple[int, ...]
     known = architecture.ARCHITECTURES.get(model_type) if isinstance(model_type, str) else None
     if known is None:
         return TABLE.text("detail.adapter.baseArchitecture", modelType=repr(model_type))
-    expected = known.tensors({**config, "num_labels": architecture.CLASSES, "id2label": None})
+    # the base's config is read as any config (its id2label keys through int(), observed failing for
+    # 'a') before the loader sets the judge's classes
+    classes = architecture.id2label({"id2label": config.get("id2label")})
+    if isinstance(classes, str):
+        return "base/" + classes
+    base = architecture.without_dtype(config)
+    expected = known.tensors({**base, "num_labels": architecture.CLASSES, "id2label": None})
     if isinstance(expected, str):
         return "base/" + expected
     info = architecture.compare(expected, shapes, known.prefix)
@@ -87,7 +93,7 @@ def _config_problem(config: Mapping[str, Any]) -> str | None:
 def override_problem(base_config: Mapping[str, Any], model_config: Mapping[str, Any]) -> str | None:
     """The loader sets each ``model_config`` entry on the base's typed config (observed: a string
     ``use_cache`` or a float ``pad_token_id`` fails there)."""
-    problem = architecture.type_problem({**base_config, **model_config})
+    problem = architecture.type_problem(architecture.without_dtype({**base_config, **model_config}))
     if problem is None:
         return None
     return TABLE.text("detail.adapter.override", problem=problem.removeprefix("config.json "))
@@ -100,7 +106,7 @@ def lora_problem(
     problem = _config_problem(config)
     if problem is not None:
         return TABLE.text("detail.adapter.config", problem=problem)
-    sizes = architecture.gpt2_sizes(base_config)
+    sizes = architecture.gpt2_sizes(architecture.without_dtype(base_config))
     if isinstance(sizes, str):
         return "base/" + sizes
     modules = _modules(sizes)

@@ -62,11 +62,18 @@ GPT2_FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "scale_attn_by_inverse_layer_idx": _BOOL, "reorder_and_upcast_attn": _BOOL,
     "add_cross_attention": _BOOL, "tie_word_embeddings": _BOOL,
     # PreTrainedConfig's own typed fields
-    "transformers_version": _STR + _NONE, "architectures": _LIST + _NONE, "output_hidden_states": _BOOL + _NONE,
-    "return_dict": _BOOL + _NONE, "dtype": _STR + _NONE, "chunk_size_feed_forward": _INT,
+    # (observed 2026-12-01: a string architectures, a string return_dict, a list
+    # output_hidden_states and a boolean transformers_version load; those are not validated)
+    "architectures": _LIST + _STR + _NONE,
+    "dtype": _STR + _NONE, "chunk_size_feed_forward": _INT,
     "is_encoder_decoder": _BOOL, "id2label": _DICT + _NONE, "label2id": _DICT + _NONE,
 }
-PROBLEM_TYPES = (None, "regression", "single_label_classification", "multi_label_classification")
+# dtype names the reference was observed to load a full bundle with ('auto' fails:
+# "module 'torch' has no attribute 'auto'"); others are undecided.
+LOADABLE_DTYPES = ("float32", "float16", "bfloat16", "float64")
+ATTENTION_IMPLEMENTATIONS = ("eager", "sdpa")
+READ_ONLY = ("use_return_dict",)  # a property without a setter: setting it fails (AttributeError, observed)
+DTYPE_KEYS = ("dtype", "torch_dtype")
 _DROPOUTS = ("resid_pdrop", "embd_pdrop", "attn_pdrop")
 
 
@@ -80,12 +87,45 @@ def type_problem(config: Mapping[str, Any]) -> str | None:
         value = config.get(key)
         if key in config and (not isinstance(value, types) or (isinstance(value, bool) and bool not in types)):
             return TABLE.text("detail.config.fieldType", key=key, value=repr(config[key]))
-    if config.get("problem_type") not in PROBLEM_TYPES:
-        return TABLE.text("detail.config.problemType", value=repr(config.get("problem_type")))
+    # problem_type is not validated at load (observed: 'int8' and 'fp32' load)
     for key in _DROPOUTS:
         value = config.get(key, 0.1)
         if value < 0 or value > 1:  # as torch tests it (NaN passes)
             return TABLE.text("detail.config.dropout", key=key, value=repr(value))
+    return None
+
+
+def without_dtype(config: Mapping[str, Any]) -> dict[str, Any]:
+    """An embedded base's config as the adapter loader uses it: it picks the dtype itself (observed:
+    base/config.json dtype {'a': 1} loads)."""
+    return {key: value for key, value in config.items() if key not in DTYPE_KEYS}
+
+
+def loader_problem(config: Mapping[str, Any]) -> str | None:
+    """Config keys that make the loader fail whatever the architecture, or that the kit cannot
+    decide: a read-only property set, an attention implementation or quantization, a dtype name."""
+    for key in READ_ONLY:
+        if key in config:
+            return TABLE.text("detail.config.readOnly", key=key)
+    attention = config.get("attn_implementation")
+    if attention is not None and not isinstance(attention, str):
+        return TABLE.text("detail.config.fieldType", key="attn_implementation", value=repr(attention))
+    if attention is not None and attention not in ATTENTION_IMPLEMENTATIONS:
+        return TABLE.text("detail.config.undecidedValue", key="attn_implementation", value=repr(attention),
+                          known=", ".join(ATTENTION_IMPLEMENTATIONS))
+    rope = config.get("rope_scaling")
+    if rope is not None and not isinstance(rope, dict):  # observed: a string fails (no attribute get)
+        return TABLE.text("detail.config.fieldType", key="rope_scaling", value=repr(rope)[:60])
+    if rope is not None:
+        return TABLE.text("detail.config.undecidedValue", key="rope_scaling", value=repr(rope)[:60], known="none")
+    if config.get("quantization_config") is not None:
+        return TABLE.text("detail.config.undecidedValue", key="quantization_config",
+                          value=repr(config["quantization_config"])[:60], known="none")
+    for key in DTYPE_KEYS:
+        value = config.get(key)
+        if isinstance(value, str) and value not in LOADABLE_DTYPES:
+            return TABLE.text("detail.config.undecidedValue", key=key, value=repr(value),
+                              known=", ".join(LOADABLE_DTYPES))
     return None
 
 
@@ -118,7 +158,7 @@ def id2label(config: Mapping[str, Any]) -> dict[int, Any] | str:
 def gpt2_sizes(config: Mapping[str, Any]) -> dict[str, Any] | str:
     """The GPT-2 sizes Transformers would build from ``config`` (defaults, then aliases), or why
     the model cannot be built from it."""
-    problem = type_problem(config)
+    problem = type_problem(config) or loader_problem(config)
     if problem is not None:
         return problem
     sizes = {key: config.get(key, default) for key, default in GPT2_DEFAULTS.items()}

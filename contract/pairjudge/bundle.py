@@ -33,14 +33,14 @@ from typing import Any, Literal
 
 from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
 from contract.core.checktable import PASS, Entry, Fields, first_failure
-from contract.core.oserrors import os_error_reason
-from contract.pairjudge import adapter, architecture, packer, referencejson, tokenizerjson
+from contract.pairjudge import adapter, architecture, packer, sidejson, tokenizerjson
 from contract.pairjudge.manifest import (
     LABELS,
     MANIFEST_CHECKS,
     MANIFEST_NAME,
     ManifestSubject,
     label_order_problem,
+    leaves_bundle,
     schema_warnings,
     unsafe_path,
 )
@@ -59,7 +59,12 @@ ADAPTER_CONFIG = "adapter_config.json"
 ADAPTER_WEIGHTS = "adapter_model.safetensors"
 BASE_DIR = "base"
 EMBEDDED_BASE_ID = "embedded-local-base"
-MAX_SIDE_JSON_BYTES = 512 * 1024 * 1024  # the reference has no cap; this one bounds memory
+# Side files the reference's loader reads besides the weights (Transformers reads the tokenizer's
+# from the bundle's top level, the model's config from the bundle, or from base/ for an adapter).
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "added_tokens.json",
+                   "chat_template.jinja")
+FULL_SIDE_FILES = (CONFIG_FILE, WEIGHTS_INDEX)
+ADAPTER_SIDE_FILES = (ADAPTER_CONFIG, f"{BASE_DIR}/{CONFIG_FILE}", f"{BASE_DIR}/{WEIGHTS_INDEX}")
 _COMMIT = re.compile(r"[0-9a-f]{40}")
 _CLASS_COUNT = len(LABELS)
 
@@ -68,9 +73,39 @@ _CLASS_COUNT = len(LABELS)
 
 @dataclass
 class Arguments:
-    allow_legacy: bool
-    label_order: list[Any] | None
-    packer_config: Mapping[str, Any] | None
+    """The caller's arguments as given (any Python values: the API's callers are not type-checked)."""
+
+    allow_legacy: Any
+    label_order: Any
+    packer_config: Any
+    bundle: Any = "."
+    layer: Any = "full"
+
+    def order(self) -> list[Any] | None:
+        """The label order as a list (None when not given); only after the checks passed."""
+        return None if self.label_order is None else list(self.label_order)
+
+
+def python_kind(value: Any) -> str:
+    """The Python type of a wrong argument, for messages."""
+    return "None" if value is None else type(value).__name__
+
+
+def _bundle_argument(a: Arguments) -> Fields | None:
+    return PASS if isinstance(a.bundle, str | os.PathLike) else {"kind": python_kind(a.bundle)}
+
+
+def _layer_argument(a: Arguments) -> Fields | None:
+    return PASS if isinstance(a.layer, str) and a.layer in LAYERS else {"value": repr(a.layer)[:80]}
+
+
+def _allow_legacy_argument(a: Arguments) -> Fields | None:
+    return PASS if isinstance(a.allow_legacy, bool) else {"kind": python_kind(a.allow_legacy)}
+
+
+def _packer_config_argument(a: Arguments) -> Fields | None:
+    ok = a.packer_config is None or isinstance(a.packer_config, Mapping)
+    return PASS if ok else {"kind": python_kind(a.packer_config)}
 
 
 def _legacy_arguments(a: Arguments) -> Fields | None:
@@ -78,13 +113,28 @@ def _legacy_arguments(a: Arguments) -> Fields | None:
 
 
 def _label_order_argument(a: Arguments) -> Fields | None:
-    return {} if a.label_order is not None and label_order_problem(a.label_order) else PASS
+    order = a.label_order
+    if order is None:
+        return PASS
+    return PASS if isinstance(order, list | tuple) and not label_order_problem(list(order)) else {}
+
+
+def _packer_argument(a: Arguments) -> PackerSubject:
+    return PackerSubject({} if a.packer_config is None else dict(a.packer_config))
 
 
 ARGUMENT_CHECKS: tuple[Entry[Arguments], ...] = TABLE.checks(
     "arguments",
-    {"arguments.legacy": _legacy_arguments, "arguments.label_order": _label_order_argument, **packer.TESTS},
-    {"packerArgument": lambda a: PackerSubject({} if a.packer_config is None else a.packer_config)},
+    {
+        "arguments.bundle": _bundle_argument,
+        "arguments.layer": _layer_argument,
+        "arguments.allow_legacy": _allow_legacy_argument,
+        "arguments.packer_config": _packer_config_argument,
+        "arguments.legacy": _legacy_arguments,
+        "arguments.label_order": _label_order_argument,
+        **packer.TESTS,
+    },
+    {"packerArgument": _packer_argument},
 )
 
 # -- the subject of the override and bundle tables -------------------------------------------------
@@ -155,17 +205,11 @@ OVERRIDE_CHECKS: tuple[Entry[BundleSubject], ...] = TABLE.checks(
 
 def _read_json_file(path: Path, name: str, warnings: list[str]) -> tuple[Any, str | None]:
     """(value, None) or (None, problem) for a side JSON file such as config.json."""
-    if not os.path.isfile(path):
+    parsed = sidejson.read_side_json(path, name)
+    if parsed is None:
         return None, TABLE.text("detail.file.missing", name=name)
-    try:
-        if path.stat().st_size > MAX_SIDE_JSON_BYTES:
-            return None, TABLE.text("detail.file.tooLarge", name=name, limit=MAX_SIDE_JSON_BYTES)
-        data = path.read_bytes()
-    except OSError as exc:
-        return None, TABLE.text("detail.file.unreadable", name=name, reason=os_error_reason(exc))
-    parsed = referencejson.load(data, name, referencejson.SIDE_MAX_DEPTH)
-    if isinstance(parsed, referencejson.JsonProblem):
-        return None, parsed.problem
+    if isinstance(parsed, str):
+        return None, parsed
     warnings.extend(parsed.warnings)
     if not isinstance(parsed.value, dict):
         return None, TABLE.text("detail.file.notObject", name=name)
@@ -235,11 +279,21 @@ def _model_weights(directory: Path, prefix: str, warnings: list[str]) -> Weights
 
 
 def _warn_unlisted(s: BundleSubject, names: Sequence[str]) -> None:
-    if s.manifest is None:
-        return
+    """For each file the loader reads: not listed (its digest unchecked), or leading outside the
+    bundle through a link (a listed one is warned about by the digest check)."""
     for name in names:
-        if not s.listed(name):
+        if s.manifest is not None and s.listed(name):
+            continue
+        if s.manifest is not None:
             s.warnings.append(TABLE.text("warning.files.unlisted", name=name))
+        if leaves_bundle(s.bundle, s.bundle / name):
+            s.warnings.append(TABLE.text("warning.files.linkOutside", name=name))
+
+
+def side_files_read(s: BundleSubject) -> list[str]:
+    """The side files of :data:`TOKENIZER_FILES` and the layout's that are there to be read."""
+    names = TOKENIZER_FILES + (FULL_SIDE_FILES if s.full else ADAPTER_SIDE_FILES)
+    return [name for name in names if os.path.lexists(s.bundle / name)]
 
 
 def _loader_fields(s: BundleSubject) -> Fields | None:
@@ -596,11 +650,13 @@ def verify_bundle(
     (a packer config is a mapping of ``PackerConfig`` fields, absent ones taking the defaults);
     with a manifest present they must equal the stored values.
     """
-    root = Path(bundle)
-    arguments = Arguments(allow_legacy, None if label_order is None else list(label_order), packer_config)
+    arguments = Arguments(allow_legacy, label_order, packer_config, bundle, layer)
     failure = first_failure(ARGUMENT_CHECKS, arguments)
     if failure is not None:
         return _refused(failure.code, failure.message, "arguments", [])
+    given_packer = None if packer_config is None else dict(packer_config)
+    arguments = Arguments(allow_legacy, arguments.order(), given_packer, bundle, layer)
+    root = Path(bundle)
 
     legacy = allow_legacy and os.path.isdir(root) and not os.path.exists(root / MANIFEST_NAME)
     manifest: ManifestSubject | None = None
@@ -623,6 +679,7 @@ def verify_bundle(
     subject = BundleSubject(root, manifest, stored_order, arguments, warnings)
     tables: list[tuple[Stage, Sequence[Entry[BundleSubject]]]] = [("manifest", OVERRIDE_CHECKS)]
     if layer == "full":
+        _warn_unlisted(subject, side_files_read(subject))
         tables.append(("bundle", BUNDLE_CHECKS))
     for stage, table in tables:
         failure = first_failure(table, subject)

@@ -84,4 +84,6 @@ def load(data: bytes, name: str, max_depth: int = MAX_DEPTH) -> JsonDocument | J
         )
     except (ValueError, RecursionError) as exc:  # e.g. an integer literal longer than int allows
         return JsonProblem(TABLE.text("detail.json.invalid", name=name, problem=exc))
+    except MemoryError:
+        return JsonProblem(TABLE.text("detail.json.invalid", name=name, problem="out of memory while parsing"))
     return JsonDocument(value, tuple(dict.fromkeys(warnings)))

@@ -5,9 +5,11 @@ the data buffer. This reader looks at the header and the file size only (it neve
 data) and refuses, with a message naming the problem, everything the safetensors 0.8.0 reader
 refuses: a file shorter than 8 bytes, a header longer than 100,000,000 bytes or than the file,
 a header that is not UTF-8 or not JSON, an unknown dtype, a non-string ``__metadata__`` value, a
-shape or offset that is not a non-negative integer, offsets that leave a gap or overlap, a byte
+shape or offset that is not a non-negative integer (a number token that is not plain digits, such
+as ``-0``, ``0.0`` or ``1e0``, is a float to serde and refused as one), offsets that leave a gap or overlap, a byte
 range that does not match shape x dtype size, and a buffer that the offsets do not cover exactly.
 It also refuses duplicate tensor names (the format's README forbids them; serde would keep one).
+``"__metadata__": null`` is no metadata, as safetensors reads it (an ``Option``).
 
 :func:`parse_header` and :func:`read_header` never raise on bad input: they return a
 :class:`HeaderRefusal` value.
@@ -15,7 +17,9 @@ It also refuses duplicate tensor names (the format's README forbids them; serde 
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,8 +96,21 @@ class HeaderRefusal:
 HeaderResult = Header | HeaderRefusal
 
 
+class NotPlainInteger(float):
+    """A number token that Python's ``json`` reads as an int but serde reads as a float: ``-0``."""
+
+
+# A ``-0`` integer token (it may also sit inside a string; the second parse then finds none).
+_NEGATIVE_ZERO = re.compile(r"-0+(?![0-9.eE])")
+
+
+def _integer_token(token: str) -> int | float:
+    """serde reads ``-0`` as the float -0.0 (refused for a ``usize``); Python's ``int`` says 0."""
+    return NotPlainInteger(-0.0) if token.startswith("-") and int(token) == 0 else int(token)
+
+
 def _is_count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < _USIZE_LIMIT
+    return type(value) is int and 0 <= value < _USIZE_LIMIT
 
 
 def _describe(value: Any) -> str:
@@ -155,6 +172,8 @@ def parse_header(data: bytes, file_size: int | None = None) -> HeaderResult:
         document = strictjson.parse(text, max_bytes=MAX_HEADER_BYTES)
     except strictjson.StrictJsonError as exc:
         return HeaderRefusal(TABLE.text("detail.header.json", problem=exc))
+    if _NEGATIVE_ZERO.search(text):  # rare: parse again (the text is known good) keeping -0 a float
+        document = json.loads(text, parse_int=_integer_token)
     if not isinstance(document, dict):
         return HeaderRefusal(TABLE.text("detail.file.notObject", name="the header"))
     metadata: dict[str, str] = {}
@@ -162,6 +181,8 @@ def parse_header(data: bytes, file_size: int | None = None) -> HeaderResult:
     warnings: list[str] = []
     for name, entry in document.items():
         if name == "__metadata__":
+            if entry is None:  # serde's Option: null is no metadata
+                continue
             if not isinstance(entry, dict) or not all(isinstance(v, str) for v in entry.values()):
                 return HeaderRefusal(TABLE.text("detail.header.metadata"))
             metadata = entry

@@ -18,14 +18,12 @@ It refuses (a :class:`TokenizerProblem`) what the reference cannot load, and nev
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
-from contract.core.oserrors import os_error_reason
-from contract.pairjudge import referencejson, tokenizerjson
+from contract.pairjudge import sidejson, tokenizerjson
 
 CONFIG_FILE = "tokenizer_config.json"
 SPECIAL_TOKENS_FILE = "special_tokens_map.json"
@@ -35,7 +33,6 @@ TOKENIZER_FILE = "tokenizer.json"
 LOADABLE_CLASSES = frozenset({"TokenizersBackend", "PreTrainedTokenizerFast"})
 SIDES = ("left", "right")
 DEFAULT_MODEL_MAX_LENGTH = int(1e30)  # Transformers' VERY_LARGE_INTEGER
-MAX_TOKENIZER_BYTES = 512 * 1024 * 1024
 ROLES = ("pad", "eos", "bos", "unk")
 DEFAULT_SIDE = "right"
 
@@ -73,18 +70,11 @@ class _Files:
         return self.cache[name]
 
     def _load(self, name: str) -> Any:
-        path = self.directory / name
-        if not os.path.isfile(path):
+        parsed = sidejson.read_side_json(self.directory / name, name)
+        if parsed is None:
             return None
-        try:
-            if path.stat().st_size > MAX_TOKENIZER_BYTES:
-                raise _Refusal(TABLE.text("detail.tokenizer.tooLarge", name=name, limit=MAX_TOKENIZER_BYTES))
-            data = path.read_bytes()
-        except OSError as exc:
-            raise _Refusal(TABLE.text("detail.file.unreadable", name=name, reason=os_error_reason(exc))) from None
-        parsed = referencejson.load(data, name, referencejson.SIDE_MAX_DEPTH)
-        if isinstance(parsed, referencejson.JsonProblem):
-            raise _Refusal(parsed.problem)
+        if isinstance(parsed, str):
+            raise _Refusal(parsed)
         self.warnings.extend(parsed.warnings)
         if not isinstance(parsed.value, dict):
             raise _Refusal(TABLE.text("detail.file.notObject", name=name))

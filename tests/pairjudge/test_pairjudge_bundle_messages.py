@@ -91,8 +91,22 @@ _CONFIG = "the full bundle's config.json cannot be used: config.json "
          _CONFIG + "n_layer is 'x', which GPT2Config's field type does not allow"),
         ([{"op": "set", "file": "config.json", "path": "/use_cache", "value": 1}],
          _CONFIG + "use_cache is 1, which GPT2Config's field type does not allow"),
-        ([{"op": "set", "file": "config.json", "path": "/problem_type", "value": "x"}],
-         _CONFIG + "problem_type is 'x', not one Transformers allows"),
+        ([{"op": "set", "file": "config.json", "path": "/use_return_dict", "value": True}],
+         _CONFIG + "sets use_return_dict, a read-only property of the config class: the reference fails to set it "
+         "(AttributeError)"),
+        ([{"op": "set", "file": "config.json", "path": "/dtype", "value": "auto"}],
+         _CONFIG + "dtype is 'auto' (undecided: the kit knows the reference loads float32, float16, bfloat16, "
+         "float64; 'auto' dtype and attention or quantization options it does not check were observed to fail)"),
+        ([{"op": "set", "file": "config.json", "path": "/attn_implementation", "value": [1]}],
+         _CONFIG + "attn_implementation is [1], which GPT2Config's field type does not allow"),
+        ([{"op": "set", "file": "config.json", "path": "/rope_scaling", "value": "auto"}],
+         _CONFIG + "rope_scaling is 'auto', which GPT2Config's field type does not allow"),
+        ([{"op": "set", "file": "config.json", "path": "/problem_type", "value": "int8"},
+          {"op": "set", "file": "config.json", "path": "/architectures", "value": "auto"},
+          {"op": "set", "file": "config.json", "path": "/return_dict", "value": "float16"},
+          {"op": "set", "file": "config.json", "path": "/quantization_config", "value": {}}],
+         _CONFIG + "quantization_config is {} (undecided: the kit knows the reference loads none; 'auto' dtype and "
+         "attention or quantization options it does not check were observed to fail)"),
         ([{"op": "set", "file": "config.json", "path": "/resid_pdrop", "value": 1.5}],
          _CONFIG + "resid_pdrop is 1.5: a dropout probability has to be between 0 and 1"),
         ([{"op": "set", "file": "config.json", "path": "/attn_pdrop", "value": -0.5}],
@@ -104,7 +118,8 @@ _CONFIG = "the full bundle's config.json cannot be used: config.json "
         ([{"op": "set", "file": "config.json", "path": "/id2label", "value": {"x": "tie", "1": "a_wins", "2": "b_wins"}}],
          _CONFIG + "id2label has the key 'x', which is not an integer"),
     ],
-    ids=["int-field", "bool-field", "problem-type", "dropout-high", "dropout-negative", "num-labels-string",
+    ids=["int-field", "bool-field", "read-only", "dtype-auto", "attn-implementation", "rope-scaling",
+         "unchecked-fields-then-quantization", "dropout-high", "dropout-negative", "num-labels-string",
          "num-labels-bool", "id2label-key"],
 )
 def test_pairjudge_config_types_in_full(tmp_path: Path, ops: list[dict[str, Any]], message: str) -> None:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import errno
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pytest
 from pairjudge_support import copy_bundle, verify_recipe
 
-from contract.pairjudge import bundle as bundle_module
-from contract.pairjudge import verify_bundle
+from contract.pairjudge import sidejson, verify_bundle
 
 CONFIG = "the full bundle's config.json cannot be used: "
 LOADER = "; the reference's loader reads it and fails"
@@ -35,9 +34,12 @@ def test_config_json_that_cannot_be_used(tmp_path: Path, ops: list[dict[str, Any
 
 
 def test_config_json_over_the_size_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bundle_module, "MAX_SIDE_JSON_BYTES", 10)
-    verdict = verify_recipe(tmp_path, name="full-run/merged", ops=[])
-    assert (verdict.code, verdict.message) == ("config.file", CONFIG + "config.json is larger than 10 bytes")
+    limit = max(p.stat().st_size for p in copy_bundle("full-run/merged", tmp_path / "sizes").glob("*.json"))
+    monkeypatch.setattr(sidejson, "MAX_BYTES", limit)
+    padded = '{"model_type": "gpt2", "pad": "' + "x" * limit + '"}'
+    verdict = verify_recipe(tmp_path, name="full-run/merged", ops=[{"op": "write_text", "file": "config.json",
+                                                                    "text": padded}])
+    assert (verdict.code, verdict.message) == ("config.file", CONFIG + f"config.json is larger than {limit} bytes")
 
 
 @pytest.mark.parametrize(("name", "code", "message"), [
@@ -47,14 +49,14 @@ def test_config_json_over_the_size_bound(tmp_path: Path, monkeypatch: pytest.Mon
 def test_a_side_file_that_cannot_be_read_names_the_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                           name: str, code: str, message: str) -> None:
     copied = copy_bundle("full-run/merged", tmp_path)
-    read_bytes = Path.read_bytes
+    open_regular = sidejson.open_regular
 
-    def failing(path: Path) -> bytes:
+    def failing(path: Path) -> BinaryIO:
         if path.name == name:
             raise OSError(errno.EIO, "Input/output error")
-        return read_bytes(path)
+        return open_regular(path)
 
-    monkeypatch.setattr(Path, "read_bytes", failing)
+    monkeypatch.setattr(sidejson, "open_regular", failing)
     verdict = verify_bundle(copied)
     assert (verdict.code, verdict.message) == (code, message)
 

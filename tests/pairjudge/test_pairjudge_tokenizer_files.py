@@ -1,5 +1,5 @@
 """The tokenizer's JSON files that cannot be used, refused in full (``tokenizer.files``; the texts are
-schema/pairjudge-check-table.json's ``detail.file.*`` and ``detail.tokenizer.tooLarge``), and a repeated
+schema/pairjudge-check-table.json's ``detail.file.*``), and a repeated
 key in one of them carried as a warning. An unreadable one: test_pairjudge_side_files.py."""
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from pairjudge_support import apply_ops, copy_bundle, verify_recipe
 
-from contract.pairjudge import tokenizer as tokenizer_module
-from contract.pairjudge import verify_bundle
+from contract.pairjudge import sidejson, verify_bundle
 
 
 @pytest.mark.parametrize(("name", "text", "problem"), [
@@ -26,7 +25,7 @@ def test_a_tokenizer_file_that_is_not_a_json_object(tmp_path: Path, name: str, t
 
 
 def test_a_tokenizer_file_over_the_size_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tokenizer_module, "MAX_TOKENIZER_BYTES", 10)
+    monkeypatch.setattr(sidejson, "MAX_BYTES", 10)
     verdict = verify_recipe(tmp_path, [])
     assert (verdict.code, verdict.message) == ("tokenizer.files", "tokenizer.json is larger than 10 bytes")
 

@@ -21,7 +21,7 @@ Adapters start in the caller's working directory.
 ``unsupported`` is not a failure case by case, but "unsupported for everything" is never agreement: a
 live implementation that supports fewer cases of a kind than its :func:`support_floor` (the kit: every
 case; js: every engine-compatibility and manifest case; the engine: every case its recording answers;
-any other: at least one) is a :class:`Shortfall`
+any other: at least one, except the kinds an adapter of this project does not answer by design) is a :class:`Shortfall`
 and fails the run, with a message saying so (restrict the run with ``--kinds`` to the kinds it has).
 """
 
@@ -255,17 +255,19 @@ class Shortfall:
                 f" agreement; fix the adapter, or leave {self.kind} out with --kinds")
 
 
-# The kinds each built-in adapter answers, every case of them (js/src/adapter.js: no ONNX, no extractors).
-BUILTIN_KINDS: Final = {"kit": ("engine-compatibility", "manifest", "tensor-contract", "features"),
-                        "js": ("engine-compatibility", "manifest")}
+# Kinds an adapter of this project answers 'unsupported' by design (js/src/adapter.js has no ONNX and no
+# extractors; contract/conformance/training_adapter.py no extractor), and the adapters that answer every
+# case of every other kind.
+NOT_ANSWERED: Final = {"js": ("tensor-contract", "features"), "training": ("features",)}
+EVERY_CASE: Final = ("kit", "js")
 
 
 def support_floor(implementation: str, kind: str, cases: Sequence[Case]) -> tuple[int, str]:
     """(the fewest ``kind`` cases a live ``implementation`` must support, what that floor is)."""
     mine = [case for case in cases if case.kind == kind]
-    if implementation in BUILTIN_KINDS:
-        if kind not in BUILTIN_KINDS[implementation]:
-            return 0, f"the {implementation} adapter does not answer {kind}"
+    if kind in NOT_ANSWERED.get(implementation, ()):
+        return 0, f"the {implementation} adapter does not answer {kind}"
+    if implementation in EVERY_CASE:
         return len(mine), f"the {implementation} adapter answers every {kind} case"
     if implementation == "engine":
         recorded = sum(1 for case in mine if "engine" in case.recorded)

@@ -225,3 +225,17 @@ def test_the_kit_adapter_names_a_mistyped_request_field() -> None:
                "fen": 7, "side": "w"}
     got = answer(json.dumps(request))
     assert got["status"] == "error" and "7 is not of type 'string'" in got["message"]
+
+
+def test_floors_follow_what_each_adapter_of_the_project_answers() -> None:
+    from contract.conformance.runner import support_floor
+
+    cases = load_cases(["manifest", "features"])
+    manifests = sum(1 for case in cases if case.kind == "manifest")
+    assert support_floor("kit", "features", cases)[0] == len(cases) - manifests
+    assert support_floor("js", "manifest", cases)[0] == manifests
+    assert support_floor("js", "features", cases)[0] == 0
+    assert support_floor("training", "features", cases)[0] == 0
+    assert support_floor("training", "manifest", cases)[0] == 1
+    assert support_floor("engine", "manifest", cases)[0] == manifests  # every case is recorded
+    assert support_floor("mine", "features", cases)[0] == 1

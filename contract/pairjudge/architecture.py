@@ -113,10 +113,10 @@ def loader_problem(config: Mapping[str, Any]) -> str | None:
     if attention is not None and attention not in ATTENTION_IMPLEMENTATIONS:
         return TABLE.text("detail.config.undecidedValue", key="attn_implementation", value=repr(attention),
                           known=", ".join(ATTENTION_IMPLEMENTATIONS))
-    rope = config.get("rope_scaling")
-    if rope is not None and not isinstance(rope, dict):  # observed: a string fails (no attribute get)
+    rope = config.get("rope_scaling")  # read only when truthy (observed: False loads, 'auto' fails)
+    if rope and not isinstance(rope, dict):
         return TABLE.text("detail.config.fieldType", key="rope_scaling", value=repr(rope)[:60])
-    if rope is not None:
+    if rope:
         return TABLE.text("detail.config.undecidedValue", key="rope_scaling", value=repr(rope)[:60], known="none")
     if config.get("quantization_config") is not None:
         return TABLE.text("detail.config.undecidedValue", key="quantization_config",

@@ -23,7 +23,7 @@ from pairjudge_support import RECORDED, apply_ops, copy_bundle
 
 from contract.pairjudge import verify_bundle
 
-SETS = ("tuning", "tuning-b", "tuning-c", "heldout", "tuning-d", "heldout-b", "heldout-c")
+SETS = ("tuning", "tuning-b", "tuning-c", "heldout", "tuning-d", "heldout-b", "heldout-c", "heldout-d")
 LAYERS = {"read_manifest": "manifest", "from_pretrained": "full"}
 
 # The kit refuses some bundles the reference loads, on purpose (docs/pairjudge.md, "Deliberate

@@ -42,7 +42,8 @@ ADAPTER = ("lora-run/adapter",)
 ALL = FULL + ADAPTER
 LAYERS = ("read_manifest", "from_pretrained")
 RECIPE_VERSION = 1
-SET_NAMES = ("tuning", "tuning-b", "tuning-c", "heldout", "tuning-d", "heldout-b", "heldout-c", "heldout-d", "heldout-e")
+SET_NAMES = ("tuning", "tuning-b", "tuning-c", "heldout", "tuning-d",
+             "heldout-b", "heldout-c", "heldout-d", "heldout-e")
 TIMEOUT = "timeout-or-crash"
 
 Ops = list[dict[str, Any]]

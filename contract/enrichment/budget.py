@@ -26,11 +26,12 @@ import numpy as np
 import numpy.typing as npt
 
 from contract.core import strictjson
+from contract.core.errors import ContractError
 
 CELL_LIMIT = strictjson.MAX_BYTES  # bytes in one text or binary cell, as for one JSONL line
 
 
-class CellTooLarge(Exception):
+class CellTooLarge(ContractError):
     """A cell decodes to more than :data:`CELL_LIMIT` bytes (``row`` is 0-based in the batch given)."""
 
     def __init__(self, column: str, row: int, size: int) -> None:

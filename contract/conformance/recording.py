@@ -18,14 +18,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from contract.core.errors import CorpusError
 from contract.core.jsonlines import parse_object, read_capped
 from contract.core.resources import golden_dir
-
-if TYPE_CHECKING:
-    from contract.conformance.corpus import Case
 
 ANSWERS_FILE: Final = "recorded/engine-live/conformance-engine-answers.jsonl.gz"
 RECORDER: Final = "engine 0.12.0 (rebuild, recorded live 2026-12-01, golden/recorded/engine-live)"
@@ -87,13 +84,11 @@ def engine_answers() -> Mapping[str, RecordedAnswer]:
     return read(golden_dir() / ANSWERS_FILE)
 
 
-def apply(cases: Sequence[Case], answers: Mapping[str, RecordedAnswer] | None = None) -> list[Case]:
+def apply(cases: Sequence[Any], answers: Mapping[str, RecordedAnswer] | None = None) -> list[Any]:
     """``cases`` with the engine's recorded live answer as their ``engine`` recording, or, where it was
     made for another version of the case, with the reason in ``stale`` instead. A case the live recording
     does not have (added since) keeps the engine recording the corpus gives it (its recorded vectors, the
     verdicts file), if any."""
-    from contract.conformance.corpus import Expected
-
     table = engine_answers() if answers is None else answers
     out = []
     for case in cases:
@@ -108,12 +103,12 @@ def apply(cases: Sequence[Case], answers: Mapping[str, RecordedAnswer] | None = 
                                f" {case.expected.fields!r} (re-record the engine's answer)")
         else:
             fields = {k: v for k, v in found.answer.items() if k not in ("id", "status")}
-            recorded["engine"] = Expected(fields, source=RECORDER, status=str(found.answer["status"]))
+            recorded["engine"] = type(case.expected)(fields, source=RECORDER, status=str(found.answer["status"]))
         out.append(dataclasses.replace(case, recorded=recorded, stale=stale))
     return out
 
 
-def stale_recordings(cases: Sequence[Case], kinds: Sequence[str],
+def stale_recordings(cases: Sequence[Any], kinds: Sequence[str],
                      answers: Mapping[str, RecordedAnswer] | None = None) -> list[StaleRecording]:
     """Every stale recording among ``cases``, and every recorded case of ``kinds`` the corpus lacks."""
     table = engine_answers() if answers is None else answers

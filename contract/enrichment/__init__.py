@@ -9,6 +9,11 @@
   is dropped silently.
 * :func:`contract.enrichment.stream.enrich_stream` — ``--fen`` and stdin/stdout, through the same
   chunk step (:mod:`contract.enrichment.encoding`).
+* :func:`contract.enrichment.shardrun.enrich_shards` — ``enrich-shards``: the training repository's raw
+  shards in, its enriched shards out.
+
+Each format is one module behind one interface (:mod:`contract.enrichment.format`; the registry
+:mod:`contract.enrichment.formats`): ``jsonl``, ``parquet``, ``training``; the runs are blind to them.
 
 See ``docs/enrichment.md`` for the formats, the metadata and the resume rules.
 """

@@ -1,61 +1,50 @@
-"""JSONL in, JSONL out, a chunk of lines at a time.
+"""The JSONL format: rows ``{id, fen, side?}`` in, the lines ``extract`` prints out (one format module).
 
 An input line is a JSON object with ``id``, ``fen`` and optionally ``side``; blank lines are skipped
 (they are not rows). An output line is exactly what ``extract`` prints for that row
 (``contract.features.rows.format_row``: ``{"id": …, "schema": …, "features": […]}``, each value the
 shortest text that reads back as the same float32), in input order, so a file run and a run to stdout
 agree line for line. Other input fields are not carried into JSONL output (join on ``id``; the
-Parquet path keeps every column).
+Parquet format keeps every column). A file run writes the enrichment metadata beside the output, in
+``OUTPUT.meta.json`` (:func:`companions`).
 
-Refused per row, into the rejects file with the line number: a line that is not strict JSON (see
+Refused per row, into the rejects with the line number: a line that is not strict JSON (see
 ``contract.core.strictjson``: NaN, duplicate keys, a byte-order mark, bytes that are not UTF-8, …), a line
 longer than ``strictjson.MAX_BYTES`` (never held in memory whole: the rest of it is skipped) and
 everything ``extract_rows`` refuses. Lines end at ``\n`` only (a ``\r`` before it is whitespace),
 the same for a file and for stdin, so line numbers agree between ``extract`` to stdout and the bulk
-path.
+path. Refused as a whole: a file that starts like a compressed file or a Parquet file (:func:`not_jsonl`).
+
+A regular file is read in chunks; a pipe or a terminal one line at a time, so each output line is
+written as soon as its input line has arrived (``tail -f log | extract``).
 """
 
 from __future__ import annotations
 
-import json
+import os
+import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
+from contextlib import nullcontext
+from pathlib import Path
 from typing import IO, Any
 
 from contract.core import strictjson
-from contract.enrichment.rows import results
+from contract.core.oserrors import os_error_reason
+from contract.core.stagedfile import StagedFile, write_atomic
+from contract.enrichment.format import Batch, Chunk, Companion, Encoded, Reject
+from contract.enrichment.metadata import metadata_text, sidecar_path
+from contract.enrichment.rows import EnrichmentError, RowBatch
+from contract.enrichment.targets import naming
 from contract.features.rows import BadRow, RowResult, format_row
+
+NAME = "jsonl"
+EXTENSIONS = (".jsonl", ".ndjson")
+PART_SUFFIX = ".jsonl"
 
 Line = tuple[int, bytes]  # (1-based line number, raw bytes including the newline)
 
-
-@dataclass(frozen=True)
-class EncodedChunk:
-    """A chunk turned into output bytes and rejects bytes (both JSONL)."""
-
-    rows: bytes
-    rejects: bytes
-    accepted: int
-    rejected: int
-
-
 MAX_LINE_BYTES = strictjson.MAX_BYTES  # a longer line is refused without being read into memory
 _SKIP_BLOCK = 1 << 20
-
-
-def reject_line(row_id: object, line: int, error: str) -> str:
-    """One line of a rejects file: ``{"id": …, "line": …, "error": …}`` (compact, UTF-8).
-
-    Text that cannot be UTF-8 (a lone surrogate, from a ``\\ud800`` escape in the input) is written
-    as a JSON escape instead, so the line is always valid UTF-8 JSON."""
-    kept_id = row_id if isinstance(row_id, str | int) and not isinstance(row_id, bool) else None
-    record = {"id": kept_id, "line": line, "error": error}
-    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = json.dumps(record, ensure_ascii=True, separators=(",", ":"))
-    return text + "\n"
 
 
 # Files that are not JSONL text but are often handed to a JSONL reader by mistake: refused as a
@@ -127,33 +116,144 @@ def decode_line(raw: bytes) -> Any:
         return BadRow(str(exc))
 
 
-def encode_results(schema_id: str, numbered: list[tuple[int, RowResult]]) -> EncodedChunk:
-    """Output lines for the accepted rows and rejects lines (with their line numbers) for the others."""
-    rows: list[str] = []
-    rejects: list[str] = []
-    for number, result in numbered:
-        if result.error is None:
-            rows.append(format_row(schema_id, result) + "\n")
+def _is_stream(handle: IO[bytes]) -> bool:
+    try:
+        return not stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+    except (OSError, ValueError, AttributeError):
+        return True
+
+
+class _Reader:
+    """A JSONL input: a file by path (opened once, so a named pipe is read once) or an open stream."""
+
+    label = "line"
+    carried = None
+
+    def __init__(self, source: Path | IO[bytes], name: str) -> None:
+        self.path = source if isinstance(source, Path) else None
+        self.name = name
+        if isinstance(source, Path):
+            with naming(source, "cannot be read"):
+                self.handle: IO[bytes] = open(source, "rb")  # noqa: SIM115  (closed by close())
         else:
-            rejects.append(reject_line(result.id, number, result.error))
-    return EncodedChunk(
-        rows="".join(rows).encode("utf-8"),
-        rejects="".join(rejects).encode("utf-8"),
-        accepted=len(rows),
-        rejected=len(rejects),
-    )
+            self.handle = source
+        try:
+            peek = getattr(self.handle, "peek", None)
+            kind = not_jsonl(peek(8)[:8]) if peek is not None else None
+        except BaseException:
+            self.close()
+            raise
+        if kind is not None:
+            self.close()
+            raise EnrichmentError(f"{name}: not JSONL text: this is {kind}")
+
+    def chunks(self, rows: int, budget: int) -> Iterator[Chunk]:
+        size = 0 if _is_stream(self.handle) else max(os.fstat(self.handle.fileno()).st_size, 1)
+        offset = 0
+        with naming(self.path, "cannot be read") if self.path is not None else nullcontext():
+            for lines, reached in iter_line_chunks(self.handle, 1 if size == 0 else rows, budget):
+                yield Chunk(lines, lines[0][0], len(lines), (reached - offset) / size if size else 0.0)
+                offset = reached
+
+    def close(self) -> None:
+        if self.path is not None:
+            self.handle.close()
 
 
-def numbered_results(schema_id: str, numbered_rows: list[tuple[int, Any]]) -> list[tuple[int, RowResult]]:
-    """``results`` over rows that carry their line numbers (a row may be a :class:`BadRow`)."""
-    outcome = results(schema_id, [row for _, row in numbered_rows])
-    return [(number, result) for (number, _), result in zip(numbered_rows, outcome, strict=True)]
+def open_reader(source: Path | IO[bytes], name: str) -> _Reader:
+    """The input, checked: refused as a whole when it is clearly not JSONL text (compressed, Parquet)."""
+    return _Reader(source, name)
 
 
-def decode_chunk(lines: list[Line]) -> list[tuple[int, Any]]:
-    return [(number, decode_line(raw)) for number, raw in lines]
+def decode(payload: list[Line], first: int) -> Batch:
+    """Numbered lines as rows (a line that is not a JSON row is a :class:`BadRow` saying why)."""
+    return Batch([decode_line(raw) for _, raw in payload], [number for number, _ in payload])
 
 
-def encode_chunk(schema_id: str, lines: list[Line]) -> EncodedChunk:
-    """Enrich one chunk of JSONL lines into JSONL (runs in a worker process)."""
-    return encode_results(schema_id, numbered_results(schema_id, decode_chunk(lines)))
+def target(schema_id: str, carried: Any, engine: str | None) -> str:
+    """A JSONL output line names its schema; nothing else shapes it (the input's columns are not carried)."""
+    return schema_id
+
+
+def encode(schema_id: str, batch: Batch, found: RowBatch, target: Any) -> Encoded:
+    """The accepted rows as ``extract`` output lines; the others as rejects with their line numbers."""
+    accepted = [index for index, error in enumerate(found.errors) if error is None]
+    rejects: list[Reject] = [(found.ids[index], batch.numbers[index], error)
+                             for index, error in enumerate(found.errors) if error is not None]
+    return Encoded(lines(schema_id, [found.ids[index] for index in accepted], found.vectors[accepted]),
+                   len(accepted), rejects)
+
+
+def lines(schema_id: str, ids: list[Any], vectors: Any) -> bytes:
+    """``extract`` output lines for rows with these ids and this float32 matrix (one row per id)."""
+    return "".join(format_row(schema_id, RowResult(index, row_id, vector)) + "\n"
+                   for index, (row_id, vector) in enumerate(zip(ids, vectors, strict=True))).encode("utf-8")
+
+
+class _Writer:
+    """Lines to a file (a temporary sibling, renamed by the run) or to a stream (each chunk flushed)."""
+
+    def __init__(self, output: Path | IO[bytes]) -> None:
+        self.staged = StagedFile(output) if isinstance(output, Path) else None
+        self.handle: Any = self.staged.__enter__() if self.staged is not None else output
+
+    def write(self, rows: bytes) -> None:
+        self.handle.write(rows)
+        if self.staged is None:  # a stream: each chunk as soon as it is done
+            self.handle.flush()
+
+    def append_part(self, path: Path) -> int:
+        with open(path, "rb") as part:
+            return copy_counting_lines(part, self.handle)
+
+    def finish(self) -> list[StagedFile]:
+        if self.staged is None:
+            self.handle.flush()
+            return []
+        self.staged.__exit__(None, None, None)  # flush, fsync, close (removed if that fails)
+        return [self.staged]
+
+    def abandon(self) -> None:
+        if self.staged is not None:
+            self.handle.close()
+            self.staged.discard()
+
+
+def copy_counting_lines(source: Any, sink: Any) -> int:
+    count = 0
+    while block := source.read(1 << 20):
+        count += block.count(b"\n")
+        sink.write(block)
+    return count
+
+
+def open_writer(output: Path | IO[bytes], target: Any) -> _Writer:
+    return _Writer(output)
+
+
+def companions(output: Path, schema_id: str) -> list[Companion]:
+    """The metadata sidecar ``OUTPUT.meta.json`` (a first line would break readers that expect rows)."""
+    return [Companion("metadata sidecar", sidecar_path(output), metadata_text(schema_id).encode("utf-8"))]
+
+
+def store_part(path: Path, rows: bytes) -> None:
+    write_atomic(path, rows)
+
+
+def input_rows(path: Path) -> int | None:
+    return None  # only reading the lines would tell (blank lines are not rows)
+
+
+def finished(path: Path, schema_id: str, engine: str | None, rows: int) -> str | None:
+    """Why ``path`` is not a complete output of ``schema_id`` with ``rows`` lines, or ``None``."""
+    sidecar = sidecar_path(path)
+    try:
+        if sidecar.read_bytes() != metadata_text(schema_id).encode("utf-8"):
+            return f"its metadata sidecar {sidecar.name} is not this run's"
+        count = 0
+        with open(path, "rb") as handle:
+            while block := handle.read(1 << 20):
+                count += block.count(b"\n")
+    except OSError as exc:
+        return f"it cannot be read ({os_error_reason(exc)})"
+    return None if count == rows else f"it has {count} lines, the input {rows}"

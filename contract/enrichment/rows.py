@@ -50,10 +50,12 @@ class InputError(EnrichmentError):
 
 @dataclass(frozen=True)
 class RowBatch:
-    """The outcome for a batch of rows: a float32 matrix and, per row, ``None`` or an error."""
+    """The outcome for a batch of rows: a float32 matrix and, per row, ``None`` or an error, and the id
+    the row rules read (``None`` when the row had no usable one)."""
 
     vectors: npt.NDArray[np.float32]  # [n, width]; the rows of rejected entries are zero
     errors: list[str | None]
+    ids: list[Any]
 
 
 def is_missing(value: object) -> bool:
@@ -86,7 +88,8 @@ FLOAT_ID_HINT = ("; pandas turns an integer column with missing values into floa
                  " give 'id' the nullable dtype 'Int64' (or strings)")
 
 
-def _cell_row(row_id: object, fen: object, side: object) -> dict[str, Any]:
+def cell_row(row_id: object, fen: object, side: object) -> dict[str, Any]:
+    """The row a table's cells stand for: a missing cell is an absent field, a numpy scalar its value."""
     row: dict[str, Any] = {}
     for name, cell in ((ID_FIELD, row_id), (FEN_FIELD, fen), (SIDE_FIELD, side)):
         # numpy scalars in an object column: np.int64(7) is the id 7
@@ -96,17 +99,20 @@ def _cell_row(row_id: object, fen: object, side: object) -> dict[str, Any]:
     return row
 
 
-def extract_cells(schema_id: str, cells: Iterable[tuple[object, object, object]]) -> RowBatch:
-    """Vectors for ``(id, fen, side)`` table cells; rejected rows get a zero vector and their error."""
-    rows = [_cell_row(*cell) for cell in cells]
+def extract_batch(schema_id: str, rows: Sequence[object]) -> RowBatch:
+    """:func:`results` over ``rows`` as one float32 matrix (zero rows for the rejected) and the errors."""
     outcome = results(schema_id, rows)
     vectors = np.zeros((len(outcome), registry.get(schema_id).width), dtype=np.float32)
-    errors: list[str | None] = []
-    for index, (row, result) in enumerate(zip(rows, outcome, strict=True)):
+    for index, result in enumerate(outcome):
         if result.features is not None:
             vectors[index] = result.features
-        error = result.error
-        if error is not None and isinstance(row.get(ID_FIELD), float):
-            error += FLOAT_ID_HINT
-        errors.append(error)
-    return RowBatch(vectors, errors)
+    return RowBatch(vectors, [result.error for result in outcome], [result.id for result in outcome])
+
+
+def extract_cells(schema_id: str, cells: Iterable[tuple[object, object, object]]) -> RowBatch:
+    """Vectors for ``(id, fen, side)`` table cells; rejected rows get a zero vector and their error."""
+    rows = [cell_row(*cell) for cell in cells]
+    batch = extract_batch(schema_id, rows)
+    errors = [error + FLOAT_ID_HINT if error is not None and isinstance(row.get(ID_FIELD), float) else error
+              for row, error in zip(rows, batch.errors, strict=True)]
+    return RowBatch(batch.vectors, errors, batch.ids)

@@ -33,21 +33,17 @@ from typing import Any, TextIO
 
 from contract.core import registry
 from contract.core.stagedfile import sync_path
-from contract.enrichment import parquet
+from contract.enrichment import formats
+from contract.enrichment.encoding import encode
 from contract.enrichment.engines import engine_version
+from contract.enrichment.format import Encoded, Format, Writer
 from contract.enrichment.pool import run_bounded
 from contract.enrichment.progress import Progress
 from contract.enrichment.rows import EnrichmentError, OptionError
 from contract.enrichment.table import require_pyarrow
 from contract.enrichment.targets import naming
-from contract.enrichment.training import (
-    ENRICHED_VERSION,
-    SCHEMA_KEY,
-    check_raw_schema,
-    enrich_chunk,
-    output_schema,
-)
 
+SHARD_FORMAT = "training"  # what enrich-shards reads and writes (the registry's name for it)
 DEFAULT_SHARD_CHUNK_ROWS = 2000
 DEFAULT_SHARD_CHUNK_BYTES = 16 << 20
 SHARD_SUFFIX = ".parquet"
@@ -117,26 +113,7 @@ def _check(options: ShardOptions) -> tuple[str, list[Path]]:
     return engine, shards
 
 
-def _finished(path: Path, schema_id: str, engine: str, rows: int) -> str | None:
-    """Why ``path`` is not a finished enriched shard of these settings, or ``None`` when it is."""
-    pa = require_pyarrow()
-    import pyarrow.parquet as pq
-
-    try:
-        meta = pq.ParquetFile(path).metadata
-        stamp = {key.decode("utf-8", "replace"): value.decode("utf-8", "replace")
-                 for key, value in (meta.metadata or {}).items()}
-    except (OSError, pa.ArrowException) as exc:
-        return f"it is not a readable Parquet file ({exc})"
-    for key, wanted in ((SCHEMA_KEY, ENRICHED_VERSION), ("feature_schema", schema_id), ("engine_version", engine)):
-        if stamp.get(key) != wanted:
-            return f"its {key} is {stamp.get(key)!r}, not {wanted!r}"
-    if meta.num_rows != rows:
-        return f"it has {meta.num_rows} rows, the input {rows}"
-    return None
-
-
-def _plan(options: ShardOptions, shards: list[Path], engine: str) -> tuple[list[Path], list[str]]:
+def _plan(options: ShardOptions, shards: list[Path], engine: str, fmt: Format) -> tuple[list[Path], list[str]]:
     """The shards to write and the names kept (``--resume``); existing outputs refused up front."""
     todo: list[Path] = []
     kept: list[str] = []
@@ -153,7 +130,7 @@ def _plan(options: ShardOptions, shards: list[Path], engine: str) -> tuple[list[
         if not options.resume:
             raise EnrichmentError(f"{target}: the output exists; pass --overwrite to replace it, or --resume to"
                                   " keep the finished shards and write the others")
-        why = _finished(target, options.schema_id, engine, _input_rows(shard))
+        why = fmt.finished(target, options.schema_id, engine, _input_rows(fmt, shard))
         if why is not None:
             raise EnrichmentError(f"{target}: exists but is not this run's finished shard ({why});"
                                   " pass --overwrite to replace it")
@@ -161,53 +138,62 @@ def _plan(options: ShardOptions, shards: list[Path], engine: str) -> tuple[list[
     return todo, kept
 
 
-def _input_rows(shard: Path) -> int:
+def _input_rows(fmt: Format, shard: Path) -> int:
+    """The shard's rows as its format records them; -1 when they cannot be told without reading it."""
     pa = require_pyarrow()
-    import pyarrow.parquet as pq
-
     try:
-        return int(pq.ParquetFile(shard).metadata.num_rows)
+        rows = fmt.input_rows(shard)
     except (OSError, pa.ArrowException):
         return -1
+    return -1 if rows is None else rows
 
 
 @dataclass(frozen=True)
 class ChunkTask:
     schema_id: str
+    format: str
     shard: int
     index: int
-    table: Any
+    payload: Any
+    first: int
+    target: Any
 
 
-def run_chunk(task: ChunkTask) -> tuple[int, int, Any, str | None]:
-    """Check and enrich one chunk (runs in a worker): ``(shard, index, table or None, error or None)``."""
-    outcome = enrich_chunk(task.schema_id, task.table)
-    return task.shard, task.index, outcome.table, outcome.error
+def run_chunk(task: ChunkTask) -> tuple[int, int, Encoded]:
+    """Decode, check and enrich one chunk (runs in a worker): ``(shard, index, encoded chunk)``."""
+    return task.shard, task.index, encode(task.schema_id, task.format, task.format, task.payload,
+                                          first=task.first, target=task.target)
 
 
 class _Shard:
     """One output being written: chunks arrive in any order and are written in order."""
 
-    def __init__(self, source: Path, target: Path, schema: Any) -> None:
+    def __init__(self, fmt: Format, source: Path, target: Path) -> None:
+        self.fmt = fmt
         self.source = source
         self.target = target
-        self.schema = schema
-        self.output: parquet.ParquetOutput | None = None
+        self.layout: Any = None  # the output format's layout, once the shard has been opened
+        self.output: Writer | None = None
         self.waiting: dict[int, Any] = {}
         self.next = 0
         self.chunks: int | None = None  # known once the reader has read the whole shard
         self.rows = 0
         self.error: str | None = None
 
-    def add(self, index: int, table: Any) -> None:
-        self.waiting[index] = table
-        while self.next in self.waiting:
-            chunk = self.waiting.pop(self.next)
-            if self.output is None:
-                self.output = parquet.ParquetOutput(self.target, self.schema)
+    def _writer(self) -> Writer:
+        if self.output is None:
             with naming(self.target):
-                self.output.write(chunk)
-            self.rows += chunk.num_rows
+                self.output = self.fmt.open_writer(self.target, self.layout)
+        return self.output
+
+    def add(self, index: int, rows: Any, count: int) -> None:
+        self.waiting[index] = (rows, count)
+        while self.next in self.waiting:
+            chunk, chunk_rows = self.waiting.pop(self.next)
+            writer = self._writer()
+            with naming(self.target):
+                writer.write(chunk)
+            self.rows += chunk_rows
             self.next += 1
 
     @property
@@ -215,11 +201,12 @@ class _Shard:
         return self.error is None and self.chunks is not None and self.next == self.chunks
 
     def publish(self) -> None:
-        if self.output is None:
-            self.output = parquet.ParquetOutput(self.target, self.schema)  # an empty shard: schema only
+        writer = self._writer()  # an empty shard: the layout only
         with naming(self.target):
-            self.output.commit()
+            for complete in writer.finish():
+                complete.publish()
             sync_path(self.target.parent)
+        self.output = None
 
     def fail(self, message: str) -> None:
         self.error = message
@@ -239,8 +226,9 @@ def enrich_shards(options: ShardOptions) -> ShardSummary:
     options.output_dir.mkdir(exist_ok=True)
     lock = _lock(options.output_dir) if options.lock else None
     try:
-        todo, kept = _plan(options, shards, engine)
-        return _run(options, engine, todo, kept, started)
+        fmt = formats.get(SHARD_FORMAT)
+        todo, kept = _plan(options, shards, engine, fmt)
+        return _run(options, engine, fmt, todo=todo, kept=kept, started=started)
     finally:
         if lock is not None:
             os.close(lock)
@@ -273,10 +261,11 @@ def _lock(directory: Path) -> int | None:
     return fd
 
 
-def _run(options: ShardOptions, engine: str, todo: list[Path], kept: list[str], started: float) -> ShardSummary:
+def _run(options: ShardOptions, engine: str, fmt: Format, *, todo: list[Path], kept: list[str],
+         started: float) -> ShardSummary:
     pa = require_pyarrow()
     progress = Progress(options.stderr or sys.stderr, quiet=options.quiet, label="enrich-shards")
-    total = max(sum(max(_input_rows(shard), 0) for shard in todo), 1)
+    total = max(sum(max(_input_rows(fmt, shard), 0) for shard in todo), 1)
     states: list[_Shard] = []
     written: list[tuple[str, int]] = []
     refused: list[str] = []
@@ -290,19 +279,20 @@ def _run(options: ShardOptions, engine: str, todo: list[Path], kept: list[str], 
 
     def tasks() -> Iterator[ChunkTask]:
         for number, source in enumerate(todo):
-            state = _Shard(source, options.output_dir / source.name, None)
+            state = _Shard(fmt, source, options.output_dir / source.name)
             states.append(state)
             try:
-                raw = parquet.read_raw_schema(source)
-                check_raw_schema(source, raw)
-                parquet.check_cell_metadata(source)
-                state.schema = output_schema(options.schema_id, raw.metadata, engine)
-                count = 0
-                for count, table in enumerate(parquet.iter_table_chunks(source, options.chunk_size,
-                                                                        options.chunk_bytes), start=1):
-                    if state.error is not None:
-                        break
-                    yield ChunkTask(options.schema_id, number, count - 1, table)
+                reader = fmt.open_reader(source, str(source))
+                try:
+                    state.layout = fmt.target(options.schema_id, reader.carried, engine)
+                    count = 0
+                    for count, chunk in enumerate(reader.chunks(options.chunk_size, options.chunk_bytes), start=1):
+                        if state.error is not None:
+                            break
+                        yield ChunkTask(options.schema_id, SHARD_FORMAT, number, count - 1, chunk.payload,
+                                        chunk.first, state.layout)
+                finally:
+                    reader.close()
                 if state.error is None:
                     state.chunks = count
                     settle(state)
@@ -312,18 +302,18 @@ def _run(options: ShardOptions, engine: str, todo: list[Path], kept: list[str], 
             except (OSError, pa.ArrowException) as exc:
                 state.fail(f"{source}: cannot be read ({exc})")
 
-    def finished(result: tuple[int, int, Any, str | None]) -> None:
+    def finished(result: tuple[int, int, Encoded]) -> None:
         nonlocal done_rows
-        number, index, table, error = result
+        number, index, encoded = result
         state = states[number]
         if state.error is not None:
             return
-        if error is not None:
-            state.fail(f"{state.source}: {error}")
+        if encoded.rejects:  # the producer's rule: a shard is written whole or not at all
+            state.fail(f"{state.source}: {encoded.rejects[0][2]}")
             return
-        state.add(index, table)
-        done_rows += table.num_rows
-        progress.add(table.num_rows, 0, done_rows / total)
+        state.add(index, encoded.rows, encoded.accepted)
+        done_rows += encoded.accepted
+        progress.add(encoded.accepted, 0, done_rows / total)
         settle(state)
 
     try:

@@ -15,13 +15,18 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from contract.core.stagedfile import write_atomic
-from contract.enrichment import parquet
-from contract.enrichment.encoding import rejects_text
-from contract.enrichment.pipeline import DEFAULT_CHUNK_BYTES, rejects_default
-from contract.enrichment.table import require_pyarrow
+from contract.enrichment import budget, parquet, parquetfile
+from contract.enrichment.format import Reject
+from contract.enrichment.pipeline import DEFAULT_CHUNK_BYTES
+from contract.enrichment.rejects import default_path, rejects_text
+from contract.enrichment.rows import ERROR_FIELD, FEATURES_FIELD
+from contract.enrichment.table import features_type, require_pyarrow, split_enriched
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def read_shard(path: str | Path) -> Any:
@@ -29,18 +34,52 @@ def read_shard(path: str | Path) -> Any:
     require_pyarrow()
     pd = importlib.import_module("pandas")  # by name: optional, and no pandas stubs needed
     parquet.input_schema(Path(path))  # refuses a shard without id/fen, or not Parquet
-    return parquet.read_plain_table(Path(path)).to_pandas(types_mapper=pd.ArrowDtype)
+    return parquetfile.read_plain_table(Path(path)).to_pandas(types_mapper=pd.ArrowDtype)
 
 
 def write_shard(enriched: Any, source: str | Path, output: str | Path, schema_id: str, chunk_size: int) -> int:
     """Write an enriched shard and its rejects file as the CLI would; return the number of rejects.
 
     Row groups are cut where the CLI cuts chunks: ``chunk_size`` rows, fewer for wide rows
-    (:func:`contract.enrichment.parquet.rows_per_chunk` over the source file's metadata) and the
+    (:func:`contract.enrichment.parquetfile.rows_per_chunk` over the source file's metadata) and the
     decoded-byte budget (:mod:`contract.enrichment.budget`)."""
     source_path, output_path = Path(source), Path(output)
-    rows = parquet.rows_per_chunk(source_path, chunk_size, DEFAULT_CHUNK_BYTES)
-    rejects = parquet.write_enriched(enriched, output_path, schema_id, parquet.input_schema(source_path),
-                                     chunk_size=rows, chunk_bytes=DEFAULT_CHUNK_BYTES)
-    write_atomic(rejects_default(output_path), rejects_text(rejects))
+    rows = parquetfile.rows_per_chunk(source_path, chunk_size, DEFAULT_CHUNK_BYTES)
+    rejects = write_enriched(enriched, output_path, schema_id, parquet.input_schema(source_path),
+                             chunk_size=rows, chunk_bytes=DEFAULT_CHUNK_BYTES)
+    write_atomic(default_path(output_path), rejects_text(rejects))
     return len(rejects)
+
+
+def write_enriched(
+    enriched: Any, path: Path, schema_id: str, source: pa.Schema, *, chunk_size: int, chunk_bytes: int
+) -> list[Reject]:
+    """Write an already-enriched whole shard (``enrich_table`` output) exactly as the CLI would.
+
+    ``enriched`` may be a pyarrow Table or a pandas DataFrame (a Dask partition); ``source`` is the
+    shard's input Arrow schema. Row groups follow the same cut over *input* rows as the chunked path
+    (``chunk_size`` rows, ``chunk_bytes`` decoded bytes), so the bytes are identical. Returns the
+    rejects, with 1-based row numbers.
+    """
+    pa = require_pyarrow()
+    target = parquet.output_schema(source, schema_id)
+    if not isinstance(enriched, pa.Table):
+        with_error = source.remove_metadata().append(pa.field(FEATURES_FIELD, features_type(schema_id)))
+        with_error = with_error.append(pa.field(ERROR_FIELD, pa.string()))
+        enriched = pa.Table.from_pandas(enriched, schema=with_error, preserve_index=False)
+    output = parquetfile.ParquetOutput(path, target)
+    rejects: list[Reject] = []
+    sizes = budget.row_sizes(pa, enriched, list(source.names))
+    try:
+        start = 0
+        for length in budget.chunk_lengths(sizes, chunk_size, chunk_bytes):
+            accepted, chunk_rejects = split_enriched(enriched.slice(start, length), start + 1)
+            output.write(parquet.conform(accepted, target))
+            rejects.extend(chunk_rejects)
+            start += length
+    except BaseException:
+        output.abandon()
+        raise
+    for complete in output.finish():
+        complete.publish()
+    return rejects

@@ -14,8 +14,6 @@ its input line has arrived); a regular file is taken in chunks, as in the file r
 
 from __future__ import annotations
 
-import os
-import stat
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -24,10 +22,10 @@ from pathlib import Path
 from typing import IO, Any, TextIO
 
 from contract.core.consoletext import console_text
-from contract.core.stagedfile import StagedFile
-from contract.enrichment import jsonl, parquet
-from contract.enrichment.encoding import Encoded, encode, encode_rows
-from contract.enrichment.pipeline import DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_SIZE, infer_format, output_target
+from contract.enrichment import formats
+from contract.enrichment.encoding import encode, enrich_batch
+from contract.enrichment.format import Batch, Encoded, Format, Reader, Writer
+from contract.enrichment.pipeline import DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_SIZE
 from contract.enrichment.rows import EnrichmentError
 from contract.enrichment.targets import Source, Target, check_targets, naming
 from contract.features.dfen import quote
@@ -88,92 +86,55 @@ def _stdout(options: StreamOptions) -> Any:
     return buffer
 
 
-def _is_stream(handle: IO[bytes]) -> bool:
-    try:
-        return not stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
-    except (OSError, ValueError, AttributeError):
-        return True
-
-
-def _formats(options: StreamOptions) -> tuple[str, str]:
-    in_fmt = "jsonl"
-    if options.input is not None and infer_format(options.input) == "parquet":
-        in_fmt = "parquet"
-    out_fmt = "jsonl"
-    if options.output is not None and infer_format(options.output) == "parquet":
-        out_fmt = "parquet"
-    return in_fmt, out_fmt
-
-
-class _Sink:
-    """Where encoded rows go: ``write`` each chunk, ``finish`` after the last, ``abandon`` on failure."""
-
-    def __init__(self, name: str, out_fmt: str, handle: IO[bytes] | None = None, writer: Any = None,
-                 staged: StagedFile | None = None) -> None:
-        self.name = Path(name)
-        self.out_fmt = out_fmt
-        self.handle = handle
-        self.writer = writer
-        self.staged = staged
-        self.done = False
-
-    def write(self, encoded: Encoded) -> None:
-        with naming(self.name):
-            if self.writer is not None:
-                self.writer.write(encoded.rows)
-                return
-            assert self.handle is not None
-            self.handle.write(encoded.rows)
-            if self.staged is None:  # stdout: each chunk as soon as it is done
-                self.handle.flush()
-
-    def finish(self) -> None:
-        with naming(self.name):
-            if self.writer is not None:
-                self.writer.commit()
-            elif self.staged is not None:
-                self.staged.__exit__(None, None, None)  # flush, fsync, close
-                self.staged.publish()
-            elif self.handle is not None:
-                self.handle.flush()
-        self.done = True
-
-    def abandon(self) -> None:
-        if self.done:
-            return
-        if self.writer is not None:
-            self.writer.abandon()
-        elif self.staged is not None and self.handle is not None:
-            self.handle.close()
-            self.staged.discard()
+def _format(path: Path | None) -> str:
+    """A path's format by its extension; JSONL for a stream and for a name no format claims."""
+    return (formats.of_path(path) if path is not None else None) or formats.DEFAULT
 
 
 def enrich_stream(options: StreamOptions) -> StreamSummary:
     """Run one streaming extraction; rejected rows are reported on ``options.errors`` as they come."""
     schema(options.schema_id)  # an unknown id refuses before anything is read or created
-    in_fmt, out_fmt = _formats(options)
+    source, sink = _format(options.input), _format(options.output)
     errors = options.errors or sys.stderr
     with ExitStack() as stack:
-        source = _open_source(options, in_fmt, stack)
+        reader = _open_reader(options, source)
+        if reader is not None:
+            stack.callback(reader.close)
         if options.output is not None:
             sources = [Source("input", options.input)] if options.input is not None else []
-            if source is not None and options.input is None:
-                sources.append(Source("input", None, fd=_fileno(source)))
+            if reader is not None and options.input is None:
+                sources.append(Source("input", None, fd=_fileno(_stdin(options))))
             check_targets(sources, [Target("output", options.output)], replace=options.overwrite)
-        target = output_target(in_fmt, out_fmt, options.input or Path(), options.schema_id)
-        sink = _open_sink(options, out_fmt, target)
-        stack.callback(sink.abandon)  # a no-op once finished
+        target = formats.get(sink).target(options.schema_id, reader.carried if reader is not None else None, None)
+        name = "stdout" if options.output is None else str(options.output)
+        with naming(Path(name)):
+            writer = formats.get(sink).open_writer(options.output or _stdout(options), target)
+        finished = False
+
+        def abandon() -> None:
+            if not finished:
+                writer.abandon()
+
+        stack.callback(abandon)
         rows = rejected = 0
-        for encoded, label in _encoded(options, in_fmt, out_fmt, source, target):
-            sink.write(encoded)
+        for encoded, label in _encoded(options, source, sink, reader, target):
+            with naming(Path(name)):
+                writer.write(encoded.rows)
             rows += encoded.accepted
             rejected += len(encoded.rejects)
             for row_id, line, error in encoded.rejects:
                 where = "--fen" if options.fen is not None else f"{label} {line}"
                 ident = "" if row_id is None else f" (id {quote(row_id)})"  # never "id None"
                 errors.write(console_text(f"extract: {where}{ident}: {error}") + "\n")
-        sink.finish()
+        _finish(writer, Path(name))
+        finished = True
     return StreamSummary(rows, rejected)
+
+
+def _finish(writer: Writer, name: Path) -> None:
+    with naming(name):
+        for complete in writer.finish():
+            complete.publish()
 
 
 def _fileno(handle: IO[bytes]) -> int | None:
@@ -183,60 +144,28 @@ def _fileno(handle: IO[bytes]) -> int | None:
         return None
 
 
-def _open_source(options: StreamOptions, in_fmt: str, stack: ExitStack) -> IO[bytes] | None:
-    """The input stream (JSONL), or ``None`` for ``--fen`` and for Parquet (read by path)."""
+def _open_reader(options: StreamOptions, source: str) -> Reader | None:
+    """The input, opened and checked by its format; ``None`` for ``--fen``."""
     if options.fen is not None:
         return None
     if options.input is None:
-        handle = _stdin(options)
-        name = "stdin"
-    else:
-        if options.input.is_dir():
-            raise EnrichmentError(f"{options.input}: is a directory, not an input file")
-        if not options.input.exists():
-            raise EnrichmentError(f"{options.input}: no such input file")
-        if in_fmt == "parquet":
-            parquet.input_schema(options.input)  # refuses a bad file before any output
-            return None
-        with naming(options.input, "cannot be read"):
-            handle = stack.enter_context(open(options.input, "rb"))  # noqa: SIM115
-        name = str(options.input)
-    peek = getattr(handle, "peek", None)
-    kind = jsonl.not_jsonl(peek(8)[:8]) if peek is not None else None
-    if kind is not None:
-        raise EnrichmentError(f"{name}: not JSONL text: this is {kind}")
-    return handle
-
-
-def _open_sink(options: StreamOptions, out_fmt: str, target: Any) -> _Sink:
-    if options.output is None:
-        return _Sink("stdout", "jsonl", handle=_stdout(options))
-    path = options.output
-    with naming(path):
-        if out_fmt == "parquet":
-            return _Sink(str(path), out_fmt, writer=parquet.ParquetOutput(path, target))
-        staged = StagedFile(path)
-        return _Sink(str(path), out_fmt, handle=staged.__enter__(), staged=staged)
+        return formats.get(source).open_reader(_stdin(options), "stdin")
+    if options.input.is_dir():
+        raise EnrichmentError(f"{options.input}: is a directory, not an input file")
+    if not options.input.exists():
+        raise EnrichmentError(f"{options.input}: no such input file")
+    return formats.get(source).open_reader(options.input, str(options.input))
 
 
 def _encoded(
-    options: StreamOptions, in_fmt: str, out_fmt: str, source: IO[bytes] | None, target: Any
+    options: StreamOptions, source: str, sink: str, reader: Reader | None, target: Any
 ) -> Iterator[tuple[Encoded, str]]:
-    if options.fen is not None:
+    output: Format = formats.get(sink)
+    if reader is None:  # --fen: one row, built here
         row: dict[str, Any] = {"id": "fen" if options.row_id is None else options.row_id, "fen": options.fen}
         if options.side:
             row["side"] = options.side
-        yield encode_rows(options.schema_id, [(0, row)], out_fmt, target), "--fen"
+        yield enrich_batch(options.schema_id, Batch([row], [0]), output, target), "--fen"
         return
-    if in_fmt == "parquet":
-        assert options.input is not None
-        rows = parquet.rows_per_chunk(options.input, DEFAULT_CHUNK_SIZE, DEFAULT_CHUNK_BYTES)
-        first = 1
-        for table in parquet.iter_table_chunks(options.input, rows, DEFAULT_CHUNK_BYTES):
-            yield encode(options.schema_id, in_fmt, out_fmt, table, first_line=first, target=target), "row"
-            first += table.num_rows
-        return
-    assert source is not None
-    size = 1 if _is_stream(source) else DEFAULT_CHUNK_SIZE
-    for lines, _ in jsonl.iter_line_chunks(source, size, DEFAULT_CHUNK_BYTES):
-        yield encode(options.schema_id, in_fmt, out_fmt, lines, first_line=lines[0][0], target=target), "line"
+    for chunk in reader.chunks(DEFAULT_CHUNK_SIZE, DEFAULT_CHUNK_BYTES):
+        yield encode(options.schema_id, source, sink, chunk.payload, first=chunk.first, target=target), reader.label

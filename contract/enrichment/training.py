@@ -7,26 +7,38 @@ docs/enrichment.md): a raw shard has exactly the six base columns ``game_id`` (s
 column per feature, named and ordered as ``schema/feature-schemas.json`` names them, then nothing; its
 metadata is the raw shard's, with the six keys the training reader checks set here (:func:`metadata`).
 
-A chunk of a raw shard is checked and enriched by :func:`enrich_chunk` (a pure function, run in a
-worker): the raw rules row by row (nulls, an empty FEN, a negative ply, a side other than ``w``/``b``, a
-result outside {0, 0.5, 1}, dice that are not three letters of ``PNBRQK``), then the side against the
-FEN's active colour, then the features for the colour in ``side`` through
-:func:`contract.features.rows.extract_rows` (a 4-field FEN read with clocks ``0 1``). The first bad row
-fails the shard with a message naming its game and ply.
+One format module (:mod:`contract.enrichment.format`), chosen by its command (``enrich-shards``), not by
+a file name. A shard is checked before any row is read (:func:`check_raw_schema`: the version, every
+column and its type); a chunk is decoded in a worker by checking the raw rules row by row (nulls, an
+empty FEN, a negative ply, a side other than ``w``/``b``, a result outside {0, 0.5, 1}, dice that are not
+three letters of ``PNBRQK``) and the side against the FEN's active colour, and the features are extracted
+for the colour in ``side`` (a 4-field FEN read with clocks ``0 1``). A chunk with a bad row is encoded as
+its one decisive reject: the first row breaking a raw rule, else the first FEN that does not parse, with a
+message naming its game and ply; the shard run refuses the shard on it (the producer's rule: a shard is
+written whole or not at all).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
 from contract.core import registry
-from contract.enrichment.rows import EnrichmentError, results
+from contract.enrichment import parquetfile
+from contract.enrichment.engines import DEFAULT_ENGINE_VERSION
+from contract.enrichment.format import Batch, Chunk, Companion, Encoded
+from contract.enrichment.rows import EnrichmentError, RowBatch
 from contract.enrichment.table import require_pyarrow
+from contract.features.rows import BadRow
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+NAME = "training"
+EXTENSIONS: tuple[str, ...] = ()  # a raw shard is a .parquet file too: chosen by enrich-shards, not by a name
+PART_SUFFIX = ".arrow"
 SCHEMA_KEY = "dicechess_training_schema"
 RAW_VERSION = "v0"
 ENRICHED_VERSION = "v0-enriched"
@@ -89,14 +101,6 @@ def check_raw_schema(path: Path, schema: Any) -> None:
             raise ShardError(f"{path}: column {field.name!r} has type {actual}, expected {field.type}")
 
 
-@dataclass(frozen=True)
-class ChunkOutcome:
-    """A chunk's enriched table (base columns then features), or the first bad row's message."""
-
-    table: Any
-    error: str | None
-
-
 def _where(game: object, ply: object) -> str:
     return f"game {game!r} ply {ply}"
 
@@ -125,29 +129,93 @@ def _fen_for_reading(fen: str) -> str:
     return f"{fen} 0 1" if len(fen.split()) == 4 else fen
 
 
-def enrich_chunk(schema_id: str, chunk: Any) -> ChunkOutcome:
-    """Check one chunk of a raw shard (the six base columns, as an Arrow table) and add its features."""
+def _row(index: int, row: tuple[Any, ...]) -> object:
+    """What the row rules read for one raw row, or a :class:`BadRow` with the shard's message for it."""
+    problem = _row_problem(row)
+    if problem is not None:
+        return BadRow(f"{_where(row[0], row[1])}: {problem}", index)
+    fields = row[2].split()
+    if len(fields) >= 2 and fields[1] in SIDES and fields[1] != row[4]:
+        return BadRow(f"side/FEN mismatch in {_where(row[0], row[1])}"
+                      f" (side {row[4]!r}, the FEN's active colour {fields[1]!r})", index)
+    return {"id": index, "fen": _fen_for_reading(row[2]), "side": row[4]}
+
+
+class _Reader:
+    """A raw shard by path, checked as schema v0 before any row is read; chunks as the file layer cuts them."""
+
+    label = "row"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.carried = parquetfile.read_raw_schema(path)
+        check_raw_schema(path, self.carried)
+        parquetfile.check_cell_metadata(path)
+
+    def chunks(self, rows: int, budget: int) -> Iterator[Chunk]:
+        return parquetfile.chunks(self.path, rows, budget)  # the row cap as given (the shards' own cut)
+
+    def close(self) -> None:
+        return None
+
+
+def open_reader(source: Path | IO[bytes], name: str) -> _Reader:
+    if not isinstance(source, Path):
+        raise EnrichmentError(f"{name}: a raw shard is read from a file, not from a stream")
+    return _Reader(source)
+
+
+def decode(payload: Any, first: int) -> Batch:
+    """A chunk of a raw shard: its rows checked by the raw rules; the six base columns carried."""
+    columns = [payload.column(name).to_pylist() for name in BASE_COLUMNS]
+    rows = [_row(index, row) for index, row in enumerate(zip(*columns, strict=True))]
+    base = payload.select(list(BASE_COLUMNS)).cast(base_schema()).combine_chunks()
+    return Batch(rows, range(first, first + payload.num_rows), base)
+
+
+def target(schema_id: str, carried: Any, engine: str | None) -> Any:
+    """The enriched shard's Arrow schema, from the raw shard's (its metadata is kept)."""
+    return output_schema(schema_id, carried.metadata, engine or DEFAULT_ENGINE_VERSION)
+
+
+def encode(schema_id: str, batch: Batch, found: RowBatch, target: Any) -> Encoded:
+    """The chunk as base columns then one float32 column per feature; or, when a row is bad, no rows and
+    the one reject that refuses the shard (the first raw-rule breach, else the first FEN error)."""
+    for index, row in enumerate(batch.rows):
+        if isinstance(row, BadRow):
+            return Encoded(None, 0, [(row.id, batch.numbers[index], row.reason)])
+    for index, error in enumerate(found.errors):
+        if error is not None:
+            game, ply = (batch.carried.column(name)[index].as_py() for name in ("game_id", "ply"))
+            return Encoded(None, 0, [(index, batch.numbers[index], f"FEN error in {_where(game, ply)}: {error}")])
     pa = require_pyarrow()
-    columns = [chunk.column(name).to_pylist() for name in BASE_COLUMNS]
-    rows = list(zip(*columns, strict=True))
-    for row in rows:
-        problem = _row_problem(row)
-        if problem is not None:
-            return ChunkOutcome(None, f"{_where(row[0], row[1])}: {problem}")
-        fields = row[2].split()
-        if len(fields) >= 2 and fields[1] in SIDES and fields[1] != row[4]:
-            return ChunkOutcome(None, f"side/FEN mismatch in {_where(row[0], row[1])}"
-                                      f" (side {row[4]!r}, the FEN's active colour {fields[1]!r})")
-    outcome = results(schema_id, [{"id": index, "fen": _fen_for_reading(row[2]), "side": row[4]}
-                                  for index, row in enumerate(rows)])
-    width = registry.get(schema_id).width
-    vectors = np.zeros((len(rows), width), dtype=np.float32)
-    for result, row in zip(outcome, rows, strict=True):
-        if result.features is None:
-            return ChunkOutcome(None, f"FEN error in {_where(row[0], row[1])}: {result.error}")
-        vectors[result.index] = result.features
-    names = registry.get(schema_id).columns
-    features = [pa.array(np.ascontiguousarray(vectors[:, index]), pa.float32()) for index in range(width)]
-    base = chunk.select(list(BASE_COLUMNS)).cast(base_schema()).combine_chunks()
-    table = pa.Table.from_arrays([*base.columns, *features], names=[*BASE_COLUMNS, *names])
-    return ChunkOutcome(table, None)
+    features = [pa.array(np.ascontiguousarray(found.vectors[:, index]), pa.float32())
+                for index in range(found.vectors.shape[1])]
+    names = [*BASE_COLUMNS, *registry.get(schema_id).columns]
+    return Encoded(pa.Table.from_arrays([*batch.carried.columns, *features], names=names), len(batch.rows), [])
+
+
+def open_writer(output: Path | IO[bytes], target: Any) -> parquetfile.ParquetOutput:
+    if not isinstance(output, Path):
+        raise EnrichmentError("an enriched shard is written to a file, not to a stream")
+    return parquetfile.ParquetOutput(output, target)
+
+
+def companions(output: Path, schema_id: str) -> list[Companion]:
+    return []  # the metadata is in the shard
+
+
+def store_part(path: Path, rows: Any) -> None:
+    parquetfile.write_part(path, rows)
+
+
+def input_rows(path: Path) -> int | None:
+    return parquetfile.input_rows(path)
+
+
+def finished(path: Path, schema_id: str, engine: str | None, rows: int) -> str | None:
+    """Why ``path`` is not a finished shard of these settings (version, schema, engine; the input's row
+    count), or ``None`` when ``--resume`` may keep it."""
+    stamp = {SCHEMA_KEY.encode(): ENRICHED_VERSION.encode(), b"feature_schema": schema_id.encode(),
+             b"engine_version": (engine or DEFAULT_ENGINE_VERSION).encode()}
+    return parquetfile.finished(path, stamp, rows)

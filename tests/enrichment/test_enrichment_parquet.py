@@ -118,6 +118,18 @@ def test_inputs_that_cannot_be_enriched_are_refused(tmp_path: Path) -> None:
     assert not (tmp_path / "out.parquet").exists()
 
 
+@pytest.mark.parametrize("output", ["out.jsonl", "out.parquet"])
+def test_a_file_that_cannot_be_enriched_is_refused_before_any_parts_exist(tmp_path: Path, output: str) -> None:
+    """Was: to JSONL output a Parquet input without 'fen' was found out by the first chunk, after
+    OUT.parts/ was created, and left it behind: a rerun was then refused as an interrupted run."""
+    no_fen = tmp_path / "nofen.parquet"
+    pq.write_table(pa.table({"id": ["a"], "position": ["8/8/8/8/8/8/8/8 w - -"]}), no_fen)
+    for _ in range(2):  # the same message again, not "holds the finished chunks of an interrupted run"
+        with pytest.raises(EnrichmentError, match=r"^the input has no 'fen' column \(columns: id, position\)$"):
+            enrich_file(Options("kcp-13", no_fen, tmp_path / output))
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["nofen.parquet"]
+
+
 def test_enrich_table_is_the_same_function_on_arrow_and_pandas(kcp13_golden: dict[str, Any]) -> None:
     pd = pytest.importorskip("pandas")
     probes = kcp13_golden["probes"]
@@ -199,7 +211,7 @@ def test_a_corrupt_parquet_names_the_file_and_leaves_nothing_that_blocks_a_rerun
 
 def test_wide_rows_make_smaller_chunks_and_dask_cuts_the_same_row_groups(tmp_path: Path) -> None:
     """Was: a chunk was always --chunk-size rows whatever their size (2,000 rows of ~1 MB peaked at 6.7 GiB)."""
-    from contract.enrichment import DEFAULT_CHUNK_BYTES, parquet
+    from contract.enrichment import DEFAULT_CHUNK_BYTES, parquetfile
     from contract.enrichment.shards import write_shard
 
     rows = corpus_rows(120)
@@ -209,13 +221,13 @@ def test_wide_rows_make_smaller_chunks_and_dask_cuts_the_same_row_groups(tmp_pat
         "id": [row["id"] for row in rows], "fen": [row["fen"] for row in rows],
         "payload": pa.array([payload[index:] + payload[:index] for index in range(120)], pa.binary()),
     }), source, row_group_size=60, compression="none")
-    per_chunk = parquet.rows_per_chunk(source, 1000, DEFAULT_CHUNK_BYTES)
+    per_chunk = parquetfile.rows_per_chunk(source, 1000, DEFAULT_CHUNK_BYTES)
     assert per_chunk < 1000 and per_chunk * len(payload) <= DEFAULT_CHUNK_BYTES
     summary = enrich_file(Options("material-7-v1", source, tmp_path / "out.parquet"))
     assert (summary.rows, summary.rejected) == (120, 0)
     out = pq.ParquetFile(tmp_path / "out.parquet").metadata
     groups = [out.row_group(index).num_rows for index in range(out.num_row_groups)]
     assert max(groups) == per_chunk and sum(groups) == 120
-    enriched = enrich_table(parquet.read_plain_table(source), "material-7-v1")
+    enriched = enrich_table(parquetfile.read_plain_table(source), "material-7-v1")
     write_shard(enriched, source, tmp_path / "dask.parquet", "material-7-v1", 1000)
     assert (tmp_path / "dask.parquet").read_bytes() == (tmp_path / "out.parquet").read_bytes()

@@ -19,7 +19,7 @@ from enrichment_data import cli_env, corpus_rows, write_jsonl
 
 from contract.cli import main
 from contract.core.oserrors import os_error_text
-from contract.enrichment import EnrichmentError, Options, enrich_file, enrich_table, pipeline
+from contract.enrichment import EnrichmentError, Options, enrich_file, enrich_table, jsonl
 from contract.enrichment.jsonl import MAX_LINE_BYTES
 from contract.features import UnknownSchemaError
 
@@ -98,7 +98,7 @@ def test_a_failure_while_assembling_leaves_every_previous_file_untouched(
     def disk_full(source: object, sink: object) -> int:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(pipeline, "_copy_counting_lines", disk_full)
+    monkeypatch.setattr(jsonl, "copy_counting_lines", disk_full)
     assert main(["extract", "--schema", "kcp-13", "--input", str(source), "--output", str(output), "--quiet",
                  "--overwrite"]) == 1
     assert capsys.readouterr().err == f"extract: {output}: cannot be written (No space left on device)\n"

@@ -3,10 +3,11 @@ package ``golden/example-package/``.
 
 The three synthetic kcp-13 graphs (MatMul + Add + Sigmoid, opset 13, IR 8) are built with
 ``onnx.helper`` in the most direct way, exactly as the engine's ``generate_model_contract_fixtures.py``
-builds them, so they are byte-identical to the engine's files: :data:`ENGINE_DIGESTS` pins the
-SHA-256 each must reproduce, and generation refuses (``RuntimeError``) rather than write a graph
-whose digest differs. The six manifests keep the engine's field order and values; only
-``provenance.generator`` names this generator. The parity file has exactly the engine's
+builds them, so they are byte-identical to the engine's files; so are the engine's two mobility test
+graphs (MatMul + Add, output ``variable``, 27 and 31 wide), built as its ``generate_kcp_mobility_fixtures.py``
+builds them. :data:`ENGINE_DIGESTS` pins the SHA-256 each must reproduce, and generation refuses
+(``RuntimeError``) rather than write a graph whose digest differs. The six manifests keep the engine's
+field order and values; only ``provenance.generator`` names this generator. The parity file has exactly the engine's
 ``synthetic_kcp13_value_parity.json`` layout; its feature rows come from the kit's kcp-13 extractor
 and its outputs from one batched onnxruntime run on the CPU provider.
 """
@@ -79,15 +80,21 @@ RENAMED = Graph("synthetic_kcp13_renamed_tensors_test_model.onnx", "synthetic-kc
 STATIC_BATCH = Graph("synthetic_kcp13_static_batch_test_model.onnx", "synthetic-kcp13-static-batch",
                      "input", "output", 1,
                      "b53ff062f3ca32568ecb9e61fa81d6038aae5e37ec78987e2852b9c70f879b9e")
-# The engine's kcp-mobility-27-v1 test graph (its generate_kcp_mobility_fixtures.py @3aef1e4, read by
-# KcpMobilityOnnxSpec and, as the "legacy named" model, by OnnxModelContractSpec and ModelPackageSpec):
-# MatMul + Add, output named `variable`, weights 0.6 on own_pdi (25) and 0.2 on opp_pdi (26), bias 0.1,
-# a batch dimension with no name. The engine pins no digest for it (no manifest names it); this is the
-# digest of that recipe's bytes (docs/golden.md "Model-contract fixtures").
+# The engine's two mobility test graphs (its generate_kcp_mobility_fixtures.py @3aef1e4 writes both): MatMul + Add,
+# output named `variable`, a batch dimension with no name, bias 0.1, weights 0.6 on own_pdi and 0.2 on opp_pdi
+# (and, 31 wide, 0.5 on own_passed_pawns). KcpMobilityOnnxSpec reads both; the 27-wide one is also the "legacy
+# named" model of OnnxModelContractSpec and ModelPackageSpec. The engine pins no digest for them (no manifest names
+# them): these are the digests its own generator script writes, under every onnx release from 1.13 to 1.23
+# (docs/golden.md "Model-contract fixtures").
 MOBILITY_27 = Graph("synthetic_kcp_mobility_27_test_model.onnx", "synthetic-kcp-mobility-27", "input",
                     "variable", None, "d0ec7f2134789dd2e71da46ff3b87bd178dcc2218feff5605888150f3ac1671c",
                     schema="kcp-mobility-27-v1", weights=((25, 0.6), (26, 0.2)), bias=0.1, sigmoid=False)
-GRAPHS: tuple[Graph, ...] = (VALUE, RENAMED, STATIC_BATCH, MOBILITY_27)
+MOBILITY_PAWNS_31 = Graph("synthetic_kcp_mobility_pawns_31_test_model.onnx", "synthetic-kcp-mobility-pawns-31",
+                          "input", "variable", None,
+                          "d8a49b2a553ac473df7c2aa808818f916ccd2ad59dd0ce4ad92bf10dead5669c",
+                          schema="kcp-mobility-pawns-31-v1", weights=((25, 0.6), (26, 0.2), (27, 0.5)), bias=0.1,
+                          sigmoid=False)
+GRAPHS: tuple[Graph, ...] = (VALUE, RENAMED, STATIC_BATCH, MOBILITY_27, MOBILITY_PAWNS_31)
 ENGINE_DIGESTS: dict[str, str] = {g.file: g.sha256 for g in GRAPHS}
 
 

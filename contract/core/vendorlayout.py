@@ -169,6 +169,11 @@ def plan(layout: Layout, root: Path | None = None) -> list[Planned] | Refusal:
             if written in planned:
                 return Refusal(say("layout.twice", path=where, name=written))
             planned[written] = Planned(written, name, probes_of)
+            if probes_of is not None:  # the rows it keeps are the kit's data: a kit that cannot give them refuses
+                try:
+                    planned_bytes(planned[written], base)
+                except ValueError as exc:
+                    return Refusal(say("layout.probesOf", path=where, entry=index, reason=str(exc)))
     return [planned[name] for name in sorted(planned)]
 
 
@@ -203,7 +208,10 @@ def planned_bytes(item: Planned, root: Path | None = None) -> bytes:
     if item.probes_of is None:
         return data
     ids = _probe_ids((base / item.probes_of).read_bytes())
-    lines = data.decode("utf-8").splitlines(keepends=True)
+    try:
+        lines = data.decode("utf-8").splitlines(keepends=True)
+    except UnicodeDecodeError:
+        lines = []
     if ids is None or not lines:
         raise ValueError(f"{item.probes_of} or {item.source} is not what probesOf reads")
     kept = [line for line in lines[1:] if line.split("\t", 1)[0] in ids]

@@ -4,20 +4,26 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import subprocess
 import tomllib
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from contract.cli import main as kit_main
 from contract.core.registry import feature_schemas
+from contract.core.resources import data_root
 from contract.core.vendorfiles import VENDORED_FILES, VENDORED_TREES
-from contract.core.vendoring import _lock_bytes, lock_document
+from contract.core.vendoring import LOCK_NAME, _lock_bytes, lock_document
+from contract.core.vendorlayout import _kit_files
 from contract.golden.validation import CORPUS_SCHEMAS
 from contract.golden.vectors import read
 
@@ -25,8 +31,37 @@ ROOT = Path(__file__).resolve().parents[2]
 JVM = ROOT / "jvm"
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 JAR = JVM / "target" / f"dicechess-contract-jvm-{VERSION}.jar"
-built = pytest.mark.skipif(not JAR.is_file() or shutil.which("java") is None,
-                           reason="the jar is built by `mvn -B -f jvm/pom.xml package` (tox -e jvm)")
+# tox -e jvm builds the jar just before these tests and sets this: there a missing or stale jar fails them
+REQUIRE_JAR = "DICECHESS_JVM_REQUIRE_JAR"
+
+
+def stale_reason(jar: Path = JAR) -> str | None:
+    """Why ``jar`` is not the jar of this checkout (None: it is): missing, older than a Java source or the pom,
+    or carrying other kit data (its lock or its list of kit files differ from what this checkout's kit has)."""
+    shown = jar.relative_to(ROOT) if jar.is_relative_to(ROOT) else jar
+    if not jar.is_file():
+        return f"{shown} is not built"
+    sources = [JVM / "pom.xml", *(p for p in (JVM / "src" / "main").rglob("*") if p.is_file())]
+    newest = max(sources, key=lambda p: p.stat().st_mtime)
+    if newest.stat().st_mtime > jar.stat().st_mtime:
+        return f"{shown} is older than {newest.relative_to(ROOT)}"
+    with zipfile.ZipFile(jar) as archive:
+        try:
+            lock = archive.read("dicechess-contract/dicechess-contract.lock.json")
+            index = archive.read("dicechess-contract/kit-files.txt").decode("utf-8")
+        except KeyError as exc:
+            return f"{shown} lacks {exc}"
+    if lock != _lock_bytes(lock_document()):
+        return f"{shown} carries another lock than the kit's files"
+    if index.splitlines() != sorted(_kit_files(data_root())):
+        return f"{shown} carries other kit files than the kit's"
+    return None
+
+
+_STALE = stale_reason() if shutil.which("java") is not None else "no java on PATH"
+if _STALE is not None and os.environ.get(REQUIRE_JAR):
+    raise RuntimeError(f"{REQUIRE_JAR} is set but {_STALE}: run `mvn -B -f jvm/pom.xml package`")
+built = pytest.mark.skipif(_STALE is not None, reason=f"{_STALE} (`mvn -B -f jvm/pom.xml package`, tox -e jvm)")
 
 
 def test_the_java_tests_read_the_kits_table_of_corpus_schemas() -> None:
@@ -127,3 +162,109 @@ def test_the_java_check_prints_what_vendor_check_prints(tmp_path: Path, capsys: 
     assert python == java and java[0] == 1
     usage = _java("check")
     assert usage.returncode == 2 and usage.stderr.startswith("usage: dicechess-contract-jvm")
+
+
+def test_a_stale_jar_is_named_not_compared(tmp_path: Path) -> None:
+    assert stale_reason(tmp_path / "none.jar") == f"{tmp_path / 'none.jar'} is not built"
+    old = tmp_path / "old.jar"
+    with zipfile.ZipFile(old, "w") as archive:
+        archive.writestr("dicechess-contract/dicechess-contract.lock.json", b"{}")
+        archive.writestr("dicechess-contract/kit-files.txt", b"")
+    os.utime(old, (0, 0))
+    assert "is older than" in str(stale_reason(old))
+    os.utime(old)
+    assert stale_reason(old) == f"{old} carries another lock than the kit's files"
+    with zipfile.ZipFile(old, "w") as archive:
+        archive.writestr("dicechess-contract/dicechess-contract.lock.json", _lock_bytes(lock_document()))
+        archive.writestr("dicechess-contract/kit-files.txt", b"schema/x.json\n")
+    assert stale_reason(old) == f"{old} carries other kit files than the kit's"
+
+
+def _training_entries(layout: dict[str, object], change: dict[str, object]) -> dict[str, object]:
+    files = [{**e, **change} if "probesOf" in e else e for e in layout["files"]]  # type: ignore[attr-defined]
+    return {**layout, "files": files}
+
+
+# (case, the lock's text from the Python kit's fresh training-layout lock); each is checked by both implementations
+LAYOUT_LOCKS: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
+    ("fresh", lambda lock: json.dumps(lock, indent=2)),
+    ("lockVersion 2.0", lambda lock: json.dumps({**lock, "lockVersion": 2.0})),
+    ("no layout", lambda lock: json.dumps({k: v for k, v in lock.items() if k != "layout"})),
+    ("layout not an object", lambda lock: json.dumps({**lock, "layout": [1, 2.5, "x'y", None, True, {"a": 1e300}]})),
+    ("layout without a name", lambda lock: json.dumps(
+        {**lock, "layout": {k: v for k, v in lock["layout"].items() if k != "name"}})),
+    ("layout with other keys", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "zz": 1, "aa": 2}})),
+    ("layoutVersion 2", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "layoutVersion": 2}})),
+    ("layoutVersion true", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "layoutVersion": True}})),
+    ("layoutVersion 1.0", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "layoutVersion": 1.0}})),
+    ("a name the pattern refuses", lambda lock: json.dumps(
+        {**lock, "layout": {**lock["layout"], "name": "Bad Name\u00e9\u200b\U0001F600"}}, ensure_ascii=False)),
+    ("a name with a final newline", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "name": "ok\n"}})),
+    ("no files", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "files": []}})),
+    ("files not a list", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "files": {
+        "a": 0.1, "b": 1e16, "c": 1.5e-5, "d": 123456789012345678901234567890, "e": -0.0, "f": 0.0001}}})),
+    ("an entry not an object", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "files": [5]}})),
+    ("an entry with another key", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "files": [
+        {"from": "schema/x.json", "to": "y", "bad": 1}]}})),
+    ("an entry without to", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "files": [
+        {"from": "schema/x.json"}]}})),
+    ("a from outside the kit", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "files": [
+        {"from": "/etc/passwd", "to": "y"}]}})),
+    ("a to too long", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "files": [
+        {"from": "schema/x.json", "to": "a" * 1025}]}})),
+    ("a to with quotes", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "files": [
+        {"from": "schema/x.json", "to": "*a'\"\\b"}]}})),
+    ("a to leaving the copy", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "files": [
+        {"from": "schema/feature-schemas.json", "to": "../x"}]}})),
+    ("a to naming the lock", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "files": [
+        {"from": "schema/feature-schemas.json", "to": LOCK_NAME}]}})),
+    ("several errors", lambda lock: json.dumps({**lock, "layout": {
+        "layoutVersion": 3, "files": [{"from": 1, "to": 2}], "extra": None}})),
+    ("a probesOf the kit cannot read", lambda lock: json.dumps({**lock, "layout": _training_entries(
+        lock["layout"], {"probesOf": "golden/drift-log.json"})})),
+    ("a source the kit no longer has", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "files": [
+        *lock["layout"]["files"], {"from": "schema/nothing.json", "to": "n.json"}]}})),
+    ("a locked file the layout does not write", lambda lock: json.dumps(
+        {**lock, "files": {**lock["files"], "extra/file.json": "0" * 64}})),
+    ("a lone surrogate in the name", lambda lock: json.dumps(lock).replace('"name": "training"', '"name": "\\ud800"')),
+    ("lockVersion 1e999", lambda lock: json.dumps(lock).replace('"lockVersion": 2', '"lockVersion": 1e999')),
+    ("a duplicate key", lambda lock: json.dumps(lock).replace('"kit":', '"kitVersion": "x", "kit":')),
+    ("64 levels", lambda lock: json.dumps(lock).replace('"kitVersion"', '"d": ' + "[" * 63 + "]" * 63 + ', "kitVersion"')),
+    ("65 levels", lambda lock: json.dumps(lock).replace('"kitVersion"', '"d": ' + "[" * 64 + "]" * 64 + ', "kitVersion"')),
+]
+
+
+@built
+def test_the_java_check_reads_a_layout_copy_as_vendor_check_does(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    copy = tmp_path / "training"
+    assert kit_main(["vendor", "--layout", "training", str(copy)]) == 0
+    capsys.readouterr()
+    lock_path = copy / LOCK_NAME
+    lock = json.loads(lock_path.read_text(encoding="utf-8"))
+    assert lock["lockVersion"] == 2 and lock["layout"]["name"] == "training"
+    outputs = {}
+    for case, text in LAYOUT_LOCKS:
+        lock_path.write_text(text(lock), encoding="utf-8")
+        python, java = _both(copy, capsys)
+        assert python == java, case
+        outputs[case] = java
+    assert outputs["fresh"] == outputs["lockVersion 2.0"] == outputs["layoutVersion 1.0"] == (
+        0, f"vendor --check: {copy} matches the installed kit\n")
+    refused_in_one_line = [case for case, (code, out) in outputs.items() if code == 1 and len(out.splitlines()) == 1]
+    assert len(refused_in_one_line) >= 20
+    assert "(/: 'name' is a required property)" in outputs["layout without a name"][1]
+    assert outputs["a probesOf the kit cannot read"][1].count("not in the installed kit") == len(lock["files"])
+    lock_path.write_text(json.dumps(lock, indent=2), encoding="utf-8")
+    (copy / "kcp13" / "probes.tsv").write_text("x", encoding="utf-8")
+    (copy / "manifests" / "synthetic_kcp13_value_manifest.json").unlink()
+    python, java = _both(copy, capsys)
+    assert python == java and java[0] == 1 and "FAIL " + str(copy / "kcp13" / "probes.tsv") + ": edited" in java[1]
+    assert "FAIL " + str(copy / "manifests" / "synthetic_kcp13_value_manifest.json") + ": missing" in java[1]
+
+
+def _both(copy: Path, capsys: pytest.CaptureFixture[str]) -> tuple[tuple[int, str], tuple[int, str]]:
+    code = kit_main(["vendor", "--check", str(copy)])
+    python = (int(code), capsys.readouterr().out)
+    done = _java("check", str(copy))
+    return python, (done.returncode, done.stdout + done.stderr)

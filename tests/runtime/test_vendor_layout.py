@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+from contract import __version__
 from contract.cli import main
 from contract.core.resources import data_root, schema_dir
 from contract.core.vendoring import LOCK_NAME
@@ -201,6 +202,10 @@ def test_a_layout_file_is_read_checked_and_recorded(capsys: pytest.CaptureFixtur
      "the installed kit"),
     ({"from": "schema/*.json", "to": "x.json"}, "entry 0: \"from\" and \"to\" must hold the same single '*' or none"),
     ({"from": "/etc/passwd", "to": "x"}, "not a vendor layout (/files/0/from: "),
+    ({"from": "golden/probes.tsv", "to": "p.tsv", "probesOf": "golden/drift-log.json"},
+     "entry 0: golden/drift-log.json or golden/probes.tsv is not what probesOf reads"),
+    ({"from": "golden/probes.json", "to": "p.tsv", "probesOf": "golden/recorded/kcp-13.engine-0.12.0.json"},
+     "entry 0: golden/probes.json does not hold every probe of golden/recorded/kcp-13.engine-0.12.0.json exactly once"),
 ])
 def test_a_bad_layout_is_refused_before_anything_is_written(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                             entry: dict[str, str], expected: str) -> None:
@@ -263,6 +268,21 @@ def test_a_tampered_layout_lock_is_refused_and_nothing_is_written(capsys: pytest
     code, out = _run(capsys, "vendor", str(target))
     assert code == 1 and out.startswith(f"vendor: refusing to vendor into {target}: "), out
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == before
+
+
+def test_a_lock_whose_layout_the_kit_cannot_plan_names_every_file_in_one_line_each(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # a recorded probesOf that is not a vector file: the installed kit cannot write that layout any more
+    target = tmp_path / "f"
+    assert _run(capsys, "vendor", "--layout", "training", str(target))[0] == 0
+    lock = json.loads((target / LOCK_NAME).read_text(encoding="utf-8"))
+    entry = next(e for e in lock["layout"]["files"] if "probesOf" in e)
+    entry["probesOf"] = "golden/drift-log.json"
+    (target / LOCK_NAME).write_text(json.dumps(lock), encoding="utf-8")
+    code, out = _run(capsys, "vendor", "--check", str(target))
+    lines = out.splitlines()
+    assert code == 1 and len(lines) == len(lock["files"]) + 1, out
+    assert all(line.endswith(f": not in the installed kit {__version__} any more (run vendor again)") for line in lines[:-1])
 
 
 def test_a_failed_first_vendor_beside_other_files_takes_back_what_it_wrote(capsys: pytest.CaptureFixture[str],

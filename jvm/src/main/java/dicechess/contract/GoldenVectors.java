@@ -2,7 +2,6 @@ package dicechess.contract;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -88,7 +87,7 @@ public final class GoldenVectors {
         }
         Object doc;
         try {
-            doc = Json.parse(new String(data, StandardCharsets.UTF_8));
+            doc = Json.parseUtf8(data);
         } catch (Json.JsonException ex) {
             throw new VectorException(name + ": " + ex.getMessage());
         }
@@ -117,13 +116,13 @@ public final class GoldenVectors {
             float[] features = new float[values.size()];
             for (int c = 0; c < features.length; c++) {
                 if (!(values.get(c) instanceof Json.Number number)) {
-                    throw new VectorException(where + " column " + columns.get(c) + ": " + values.get(c)
-                        + " is not a number");
+                    throw new VectorException(where + " column " + columns.get(c) + ": "
+                        + PyRepr.repr(values.get(c)) + " is not a number");
                 }
                 features[c] = number.float32();
                 if (!Float.isFinite(features[c])) {
-                    throw new VectorException(where + " column " + columns.get(c) + ": " + number.text()
-                        + " is not a finite float32");
+                    throw new VectorException(where + " column " + columns.get(c) + ": "
+                        + PyRepr.repr(number) + " is not a finite float32");
                 }
             }
             probes.add(new Probe(id, field(raw.get(i), "fen", String.class, where),

@@ -1,5 +1,11 @@
 package dicechess.contract;
 
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -8,12 +14,13 @@ import java.util.Map;
 
 /**
  * A strict JSON reader (RFC 8259) for the contract's own files: objects keep their key order and refuse a repeated
- * key, numbers keep their text ({@link Number}), nesting is limited to {@link #MAX_DEPTH}. A text that is not such a
+ * key, numbers keep their text ({@link Number}) and must fit in a double, nesting is limited to {@link #MAX_DEPTH}. A
+ * text that is not such a
  * JSON value raises {@link JsonException} with the offset of the problem.
  */
 public final class Json {
-    /** Deeper nesting than this is refused (the contract files nest a few levels). */
-    public static final int MAX_DEPTH = 256;
+    /** More nested arrays and objects than this are refused, as contract/core/strictjson.py refuses them. */
+    public static final int MAX_DEPTH = 64;
 
     /** A JSON number, kept as its text. */
     public record Number(String text) {
@@ -37,6 +44,60 @@ public final class Json {
 
     private Json(String text) {
         this.text = text;
+    }
+
+    /**
+     * The value of UTF-8 {@code data}, refused as contract/core/strictjson.py refuses bytes, with its texts: a
+     * byte-order mark, bytes that are not UTF-8 (the offset of the first), nesting deeper than {@link #MAX_DEPTH}
+     * (the offset of the first bracket too many), then everything {@link #parse} refuses.
+     */
+    public static Object parseUtf8(byte[] data) throws JsonException {
+        if (data.length >= 3 && (data[0] & 0xff) == 0xef && (data[1] & 0xff) == 0xbb && (data[2] & 0xff) == 0xbf) {
+            throw new JsonException("not valid JSON: starts with a UTF-8 byte-order mark");
+        }
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(data);
+        CharBuffer out = CharBuffer.allocate(data.length);
+        CoderResult result = decoder.decode(in, out, true);
+        if (!result.isError()) {
+            result = decoder.flush(out);
+        }
+        if (result.isError()) {
+            throw new JsonException("not valid JSON: not UTF-8 text (byte " + in.position() + ")");
+        }
+        String text = out.flip().toString();
+        checkDepth(text);
+        return parse(text);
+    }
+
+    /** Python's pre-scan: brackets outside strings counted, the offset in characters (code points). */
+    private static void checkDepth(String text) throws JsonException {
+        int depth = 0;
+        boolean inString = false;
+        boolean escaped = false;
+        int index = 0;
+        for (int i = 0; i < text.length(); i += Character.charCount(text.codePointAt(i)), index++) {
+            int c = text.codePointAt(i);
+            if (inString) {
+                if (escaped) {
+                    escaped = false;
+                } else if (c == '\\') {
+                    escaped = true;
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '[' || c == '{') {
+                if (++depth > MAX_DEPTH) {
+                    throw new JsonException("not valid JSON: nesting deeper than " + MAX_DEPTH + " levels at character "
+                        + index);
+                }
+            } else if (c == ']' || c == '}') {
+                depth--;
+            }
+        }
     }
 
     /** The value of {@code text}: a Map (insertion order), List, String, Number, Boolean or null. */
@@ -66,17 +127,16 @@ public final class Json {
     }
 
     private Object value(int depth) throws JsonException {
-        if (depth > MAX_DEPTH) {
-            throw error("nested deeper than " + MAX_DEPTH);
-        }
         if (at >= text.length()) {
             throw error("unexpected end");
         }
         char c = text.charAt(at);
         switch (c) {
             case '{':
+                nest(depth);
                 return object(depth);
             case '[':
+                nest(depth);
                 return array(depth);
             case '"':
                 return string();
@@ -91,6 +151,13 @@ public final class Json {
         }
     }
 
+    /** A container inside {@code depth} others: refused past {@link #MAX_DEPTH} (the Python kit's limit). */
+    private void nest(int depth) throws JsonException {
+        if (depth + 1 > MAX_DEPTH) {
+            throw error("nested deeper than " + MAX_DEPTH);
+        }
+    }
+
     private Object word(String word, Object value) throws JsonException {
         if (!text.startsWith(word, at)) {
             throw error("unexpected character");
@@ -101,6 +168,7 @@ public final class Json {
 
     private Map<String, Object> object(int depth) throws JsonException {
         Map<String, Object> map = new LinkedHashMap<>();
+        String repeated = null;
         at++;
         space();
         if (at < text.length() && text.charAt(at) == '}') {
@@ -112,23 +180,25 @@ public final class Json {
             if (at >= text.length() || text.charAt(at) != '"') {
                 throw error("expected a string key");
             }
-            int keyAt = at;
             String key = string();
             space();
             expect(':');
             space();
             Object value = value(depth + 1);
             if (map.containsKey(key)) {
-                at = keyAt;
-                throw error("repeated key '" + key + "'");
+                repeated = repeated == null ? key : repeated;
+            } else {
+                map.put(key, value);
             }
-            map.put(key, value);
             space();
             if (at < text.length() && text.charAt(at) == ',') {
                 at++;
                 continue;
             }
             expect('}');
+            if (repeated != null) {  // when the object is whole, as Python's object_pairs_hook sees it
+                throw new JsonException("not valid JSON: duplicate key " + PyRepr.string(repeated));
+            }
             return Collections.unmodifiableMap(map);
         }
     }
@@ -194,11 +264,11 @@ public final class Json {
                     if (at + 4 > text.length()) {
                         throw error("short \\u escape");
                     }
-                    try {
-                        out.append((char) Integer.parseInt(text.substring(at, at + 4), 16));
-                    } catch (NumberFormatException ex) {
+                    String hex = text.substring(at, at + 4);
+                    if (!hex.chars().allMatch(h -> Character.digit(h, 16) >= 0 && h < 0x80)) {
                         throw error("bad \\u escape");
                     }
+                    out.append((char) Integer.parseInt(hex, 16));
                     at += 4;
                 }
                 default -> throw error("bad escape");
@@ -232,7 +302,11 @@ public final class Json {
                 throw error("an exponent needs digits");
             }
         }
-        return new Number(text.substring(start, at));
+        String literal = text.substring(start, at);
+        if (Double.isInfinite(Double.parseDouble(literal))) {
+            throw new JsonException("not valid JSON: number " + literal + " does not fit in a 64-bit float");
+        }
+        return new Number(literal);
     }
 
     private boolean digits() {
@@ -318,8 +392,8 @@ public final class Json {
                 dumps(out, list.get(i));
             }
             out.append(']');
-        } else if (value instanceof Number n && n.text().matches("-?[0-9]+")) {
-            out.append(new java.math.BigInteger(n.text()));
+        } else if (value instanceof Number n) {
+            out.append(PyRepr.number(n.text()));  // an int's digits, a float's repr
         } else {
             write(out, value, 0);
         }

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +16,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * The lock file of a vendored copy ({@code dicechess-contract.lock.json}, {@code schema/vendor-lock-1.schema.json}):
@@ -52,33 +50,14 @@ public record Lock(int lockVersion, String kit, String kitVersion, Map<String, L
 
     /** Every vendored file under {@code root}, as sorted POSIX paths (hidden parts and __pycache__ left out). */
     public static List<String> contractFiles(Path root) throws IOException {
-        List<String> found = new ArrayList<>();
-        for (String tree : VENDORED_TREES) {
-            Path directory = root.resolve(tree);
-            if (!Files.isDirectory(directory)) {
-                continue;
-            }
-            try (Stream<Path> walk = Files.walk(directory)) {
-                walk.filter(Files::isRegularFile).map(p -> posix(root.relativize(p)))
-                    .filter(Lock::wanted).forEach(found::add);
-            }
-        }
+        List<String> found = new ArrayList<>(KitData.filesUnder(root, VENDORED_TREES));
         for (String name : VENDORED_FILES) {
             if (Files.isRegularFile(root.resolve(name))) {
                 found.add(name);
             }
         }
-        found.sort(Comparator.naturalOrder());
+        found.sort(SchemaSubset::codePointCompare);
         return found;
-    }
-
-    private static boolean wanted(String relative) {
-        for (String part : relative.split("/")) {
-            if (part.startsWith(".") || part.equals("__pycache__")) {
-                return false;
-            }
-        }
-        return true;
     }
 
     static String posix(Path relative) {

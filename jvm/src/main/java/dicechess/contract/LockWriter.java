@@ -8,7 +8,8 @@ import java.nio.file.StandardCopyOption;
 
 /**
  * Build step: {@code LockWriter DIR VERSION} writes {@code DIR/dicechess-contract.lock.json} for the vendored files
- * under DIR (through a temporary sibling, then a rename), so the jar carries the lock of the files it carries.
+ * under DIR and {@code DIR/kit-files.txt}, the list of every kit file a layout can copy ({@link KitData}), each through
+ * a temporary sibling, then a rename, so the jar carries the lock of the files it carries and their list.
  */
 public final class LockWriter {
     private LockWriter() {
@@ -19,10 +20,13 @@ public final class LockWriter {
             throw new IllegalArgumentException("usage: LockWriter DIR VERSION");
         }
         Path root = Path.of(args[0]);
-        Lock lock = Lock.compute(root, args[1]);
-        Path target = root.resolve(Lock.LOCK_NAME);
-        Path staged = root.resolve("." + Lock.LOCK_NAME + ".tmp");
-        Files.writeString(staged, lock.toJson(), StandardCharsets.UTF_8);
-        Files.move(staged, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        write(root, Lock.LOCK_NAME, Lock.compute(root, args[1]).toJson());
+        write(root, KitData.INDEX, KitData.directory(root).index());
+    }
+
+    private static void write(Path root, String name, String text) throws IOException {
+        Path staged = root.resolve("." + name + ".tmp");
+        Files.writeString(staged, text, StandardCharsets.UTF_8);
+        Files.move(staged, root.resolve(name), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

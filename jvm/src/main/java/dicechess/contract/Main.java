@@ -69,7 +69,13 @@ public final class Main {
             err.println(PROG + ": " + ex.getMessage());
             return REFUSED;
         }
-        VendorCheck.Outcome outcome = VendorCheck.check(directory, shown, kit);
+        VendorCheck.Outcome outcome;
+        try {
+            outcome = VendorCheck.check(directory, shown, kit);
+        } catch (java.io.UncheckedIOException ex) {
+            err.println(PROG + ": " + ex.getMessage() + ": " + ex.getCause().getMessage());
+            return REFUSED;
+        }
         if (outcome.refusal() != null) {
             out.println(Messages.say("line.checkRefused", "message", outcome.refusal()));
             return REFUSED;

@@ -1,8 +1,5 @@
 package dicechess.contract;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -19,16 +16,11 @@ public final class Messages {
 
     private static synchronized Map<?, ?> table() {
         if (table == null) {
-            String name = VendorCheck.DATA + "schema/vendor-messages.json";
-            try (InputStream in = Messages.class.getClassLoader().getResourceAsStream(name)) {
-                if (in == null) {
-                    throw new IllegalStateException("the jar has no " + name);
-                }
-                Object doc = Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-                table = (Map<?, ?>) ((Map<?, ?>) doc).get("messages");
-            } catch (IOException | Json.JsonException | ClassCastException ex) {
-                throw new IllegalStateException(name + ": " + ex.getMessage(), ex);
+            Object doc = KitData.json("schema/vendor-messages.json");
+            if (!(doc instanceof Map<?, ?> map) || !(map.get("messages") instanceof Map<?, ?> messages)) {
+                throw new IllegalStateException(VendorCheck.DATA + "schema/vendor-messages.json has no messages");
             }
+            table = messages;
         }
         return table;
     }

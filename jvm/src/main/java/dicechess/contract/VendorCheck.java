@@ -2,11 +2,8 @@ package dicechess.contract;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -22,8 +19,9 @@ import java.util.regex.Pattern;
  * {@code vendor --check DIR} in Java: a vendored copy against its own lock and against the kit this jar carries, in
  * the Python kit's order (contract/core/vendoring.py) and with its texts (schema/vendor-messages.json, this jar's
  * kit version). Nothing outside the copy is opened: every lock name must be a plain relative POSIX name, and a
- * symbolic link on the way to a file is named, never followed. This jar checks the kit's own layout (lockVersion 1);
- * a copy written with another layout (lockVersion 2) is refused in one line, for the Python kit to check.
+ * symbolic link on the way to a file is named, never followed. A copy of the kit's own layout (lockVersion 1) is
+ * compared with the jar's lock; a copy written with another layout ({@code vendor --layout}, lockVersion 2, the
+ * layout recorded in its lock) with what that layout plans from the jar's kit data ({@link Layout}, {@link KitData}).
  */
 public final class VendorCheck {
     /** Where the jar keeps the kit's files and their lock. */
@@ -31,6 +29,8 @@ public final class VendorCheck {
     /** A lock larger than this is refused unread (the Python kit's limit). */
     public static final int MAX_LOCK_BYTES = 4 * 1024 * 1024;
     static final int MAX_NAME = 1024;
+    /** The lock of a copy written with a layout other than the kit's own. */
+    static final int LAYOUT_LOCK_VERSION = 2;
     private static final Pattern DIGEST = Pattern.compile("[0-9a-f]{64}");
     private static final Pattern CONTROL = Pattern.compile("[\\x00-\\x1f\\x7f-\\x9f]");
 
@@ -59,17 +59,30 @@ public final class VendorCheck {
             if (lock instanceof String refusal) {
                 throw new IOException(refusal);
             }
-            return (Lock) lock;
+            CopyLock read = (CopyLock) lock;
+            if (read.layout() != null) {
+                throw new IOException(name + ": the jar's own lock records a layout");
+            }
+            return new Lock(Lock.LOCK_VERSION, Lock.KIT, read.kitVersion(), Map.of(), read.files());
         }
     }
 
-    /** The copy in {@code directory} checked against {@code kit}. */
+    /** A copy's lock as read: its files' digests and, for lockVersion 2, the layout it records (else null). */
+    record CopyLock(String kitVersion, Map<String, String> files, Layout layout) {
+    }
+
+    /** The copy in {@code directory} checked against {@code kit} (a layout copy: the jar's kit data). */
     public static Outcome check(Path directory, Lock kit) {
         return check(directory, Main.pythonPath(directory.toString()), kit);
     }
 
     /** The same, with {@code shown} as the directory's name in every text. */
     public static Outcome check(Path directory, String shown, Lock kit) {
+        return check(directory, shown, kit, null);
+    }
+
+    /** The same, a layout copy planned from {@code data} (null: the jar's kit data, read when first needed). */
+    public static Outcome check(Path directory, String shown, Lock kit, KitData data) {
         if (Files.isSymbolicLink(directory)) {
             return refused(Messages.say("check.symlinkDirectory", "directory", shown));
         }
@@ -83,12 +96,21 @@ public final class VendorCheck {
         if (read instanceof String refusal) {
             return refused(refusal);
         }
-        Map<String, String> locked = ((Lock) read).files();
-        TreeSet<String> names = new TreeSet<>(locked.keySet());
-        names.addAll(kit.files().keySet());
+        CopyLock copy = (CopyLock) read;
+        Map<String, String> locked = copy.files();
+        Map<String, String> installed;
+        try {
+            installed = copy.layout() == null ? kit.files()
+                : installed(copy.layout(), data == null ? KitData.classPath() : data);
+        } catch (IOException ex) {
+            throw new UncheckedIOException("the jar's kit data cannot be read", ex);
+        }
+        TreeSet<String> names = new TreeSet<>(SchemaSubset::codePointCompare);
+        names.addAll(locked.keySet());
+        names.addAll(installed.keySet());
         List<Problem> problems = new ArrayList<>();
         for (String name : names) {
-            Problem problem = fileProblem(directory, shown, name, locked, kit);
+            Problem problem = fileProblem(directory, shown, name, locked, installed, kit.kitVersion());
             if (problem != null) {
                 problems.add(problem);
             }
@@ -100,9 +122,20 @@ public final class VendorCheck {
         return new Outcome(message, List.of());
     }
 
+    /** What the installed kit writes with {@code layout}: nothing when it cannot plan it any more (then every file
+     * of the copy is "not in the installed kit"), as the Python kit's check does. */
+    private static Map<String, String> installed(Layout layout, KitData data) throws IOException {
+        Object planned = layout.plan(data);
+        if (planned instanceof String) {
+            return Map.of();
+        }
+        @SuppressWarnings("unchecked")
+        List<Layout.Planned> files = (List<Layout.Planned>) planned;
+        return Layout.digests(files, data);
+    }
+
     private static Problem fileProblem(Path directory, String shown, String name, Map<String, String> locked,
-                                       Lock kit) {
-        String version = kit.kitVersion();
+                                       Map<String, String> kit, String version) {
         String[] found = pathProblem(directory, shown, name);
         if (found != null) {
             String kind = found[0];
@@ -130,10 +163,10 @@ public final class VendorCheck {
         if (!actual.equals(locked.get(name))) {
             return new Problem(name, "edited", Messages.say("problem.edited", "lock", Lock.LOCK_NAME));
         }
-        if (!kit.files().containsKey(name)) {
+        if (!kit.containsKey(name)) {
             return new Problem(name, "notInKit", Messages.say("problem.notInKit", "version", version));
         }
-        if (!kit.files().get(name).equals(locked.get(name))) {
+        if (!kit.get(name).equals(locked.get(name))) {
             return new Problem(name, "differs", Messages.say("problem.differs", "version", version));
         }
         return null;
@@ -173,7 +206,7 @@ public final class VendorCheck {
         if (name.isEmpty()) {
             return Messages.say("name.empty");
         }
-        if (name.length() > MAX_NAME) {
+        if (name.codePointCount(0, name.length()) > MAX_NAME) {
             return Messages.say("name.tooLong", "limit", MAX_NAME);
         }
         if (CONTROL.matcher(name).find()) {
@@ -227,11 +260,7 @@ public final class VendorCheck {
         }
         Object document;
         try {
-            String text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(data)).toString();
-            document = Json.parse(text);
-        } catch (CharacterCodingException ex) {
-            return Messages.say("lock.notJson", "lock", lock, "reason", "not valid JSON: not UTF-8");
+            document = Json.parseUtf8(data);
         } catch (Json.JsonException ex) {
             return Messages.say("lock.notJson", "lock", lock, "reason", ex.getMessage());
         }
@@ -245,10 +274,9 @@ public final class VendorCheck {
         BigDecimal number = version instanceof Json.Number n ? new BigDecimal(n.text()) : null;
         boolean one = number != null && number.compareTo(BigDecimal.ONE) == 0;
         boolean two = number != null && number.compareTo(BigDecimal.valueOf(2)) == 0;
-        if (!one) {
-            // lockVersion 2 (a copy written with a layout) is the Python kit's to check
+        if (!one && !two) {
             return Messages.say("lock.version", "lock", lock, "version", cut(Json.dumps(version), 200),
-                "known", two ? String.valueOf(Lock.LOCK_VERSION) : "1, 2");
+                "known", Lock.LOCK_VERSION + ", " + LAYOUT_LOCK_VERSION);
         }
         if (!(doc.get("files") instanceof Map<?, ?> files)) {
             return Messages.say("lock.noFiles", "lock", lock);
@@ -265,12 +293,18 @@ public final class VendorCheck {
             }
             digests.put(name, digest);
         }
-        Object kitVersion = doc.get("kitVersion");
-        return new Lock(Lock.LOCK_VERSION, Lock.KIT, kitVersion instanceof String s ? s : "", Map.of(), digests);
+        String kitVersion = doc.get("kitVersion") instanceof String text ? text : "";
+        if (one) {
+            return new CopyLock(kitVersion, digests, null);
+        }
+        Object layout = Layout.recorded(doc.get("layout"), lock);
+        return layout instanceof String refusal ? refusal : new CopyLock(kitVersion, digests, (Layout) layout);
     }
 
+    /** The first {@code limit} characters, as Python slices (by code point). */
     private static String cut(String text, int limit) {
-        return text.length() <= limit ? text : text.substring(0, limit);
+        return text.codePointCount(0, text.length()) <= limit ? text
+            : text.substring(0, text.offsetByCodePoints(0, limit));
     }
 
     private static String reason(IOException ex) {

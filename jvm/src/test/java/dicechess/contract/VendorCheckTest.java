@@ -143,7 +143,15 @@ class VendorCheckTest {
     void aLockOfAnUnknownVersionIsOneLine() throws IOException {
         Path copy = freshCopy();
         String lock = Files.readString(copy.resolve(Lock.LOCK_NAME));
-        for (String[] version : new String[][] {{"3", "1, 2"}, {"\"1\"", "1, 2"}, {"true", "1, 2"}, {"2", "1"}}) {
+        for (String[] version : new String[][] {{"3", "1, 2"}, {"\"1\"", "1, 2"}, {"true", "1, 2"}, {"2.5", "1, 2"},
+                {"1e999", null}}) {
+            if (version[1] == null) {  // a number no double holds: the lock is not JSON the kit reads
+                Files.writeString(copy.resolve(Lock.LOCK_NAME),
+                    lock.replace("\"lockVersion\": 1,", "\"lockVersion\": " + version[0] + ","));
+                assertTrue(run("check", copy.toString()).out().startsWith("vendor --check: " + copy.resolve(Lock.LOCK_NAME)
+                    + ": cannot be read as a lock file (not valid JSON: number 1e999"));
+                continue;
+            }
             Files.writeString(copy.resolve(Lock.LOCK_NAME),
                 lock.replace("\"lockVersion\": 1,", "\"lockVersion\": " + version[0] + ","));
             Run done = run("check", copy.toString());

@@ -26,8 +26,8 @@ from contract import features
 from contract.core import formatversion, progress
 from contract.core.corpuslayout import render
 from contract.core.registry import feature_schemas
-from contract.golden import recorded
-from contract.golden.vectors import read
+from contract.recordings import recorded
+from contract.recordings.vectorfile import read
 from generators import probes as probe_source
 
 OUTPUT_DIR = "golden/vectors"

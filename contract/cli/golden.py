@@ -44,7 +44,7 @@ from contract.core.pagetargets import PageTargetError, check_page_target, files_
 from contract.core.resources import data_root, is_installed_data
 from contract.core.stagedfile import write_atomic
 from contract.golden import corpus, drift, recorded, report, validation
-from contract.golden.vectors import VectorFileError, read
+from contract.recordings.vectorfile import VectorFileError, read
 
 EXIT_FAILED = EXIT_REFUSED
 DIFF_LINES = 60

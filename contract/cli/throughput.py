@@ -32,7 +32,7 @@ from contract.features import backend
 from contract.features.dfen import parse_fen
 from contract.features.extractors import EXTRACTORS
 from contract.features.position import Position
-from contract.golden import enginelive
+from contract.recordings import enginelive
 
 ENGINE_README = "golden/recorded/engine-live/README.md"
 ENGINE_FIGURE = re.compile(r"([a-z0-9-]+) kit ([0-9,]+)\s+/\s+engine ([0-9,]+)")

@@ -197,7 +197,7 @@ def replay(items: Iterable[Item], positions: dict[str, Any]) -> Tally:
 
 
 def recorded_positions() -> dict[str, Any]:
-    from contract.golden import enginelive
+    from contract.recordings import enginelive
 
     return {p.label: p for p in enginelive.read(data_root() / enginelive.VECTORS_FILE)}
 

@@ -18,7 +18,7 @@ from contract.core import formatversion
 from contract.core.floattext import float32_text
 from contract.core.strictjson import StrictJsonError, dumps
 from contract.core.strictjson import parse as parse_json
-from contract.golden.vectors import VectorFile, VectorFileError, read
+from contract.recordings.vectorfile import VectorFile, VectorFileError, read
 
 VECTOR_PREFIX = "golden/vectors/"
 LOG_DESCRIPTION = (

@@ -30,7 +30,7 @@ from contract.core.strictjson import parse as parse_json
 from contract.golden import boards
 from contract.golden.drift import Cell
 from contract.golden.recorded import Agreement
-from contract.golden.vectors import VectorFile, read
+from contract.recordings.vectorfile import VectorFile, read
 
 TITLE = "dicechess-contract golden corpus"
 PROBES_FILE = "golden/probes.json"

@@ -17,7 +17,7 @@ from contract.cli import main
 from contract.core import registry
 from contract.enrichment import EnrichmentError
 from contract.enrichment.shardrun import ShardOptions, enrich_shards
-from contract.golden import enginelive
+from contract.recordings import enginelive
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

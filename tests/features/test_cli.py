@@ -157,7 +157,7 @@ def restore_backend_after() -> Iterator[None]:
 def test_format_row_writes_every_recorded_value_as_float32_text_does() -> None:
     from contract.core.floattext import float32_text
     from contract.features.rows import RowResult
-    from contract.golden import enginelive
+    from contract.recordings import enginelive
 
     recorded = enginelive.read(ROOT / enginelive.VECTORS_FILE)
     values = sorted({b for p in recorded for s in ("kcp-mobility-pawns-31-v1", "rich-pdi-11-v1") for b in p.bits[s]})

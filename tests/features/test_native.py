@@ -27,7 +27,7 @@ from contract.features import Position, backend, extract, extract_batch, extract
 from contract.features.dfen import FenError
 from contract.features.extractors import EXTRACTORS
 from contract.features.rows import CHUNK_ROWS
-from contract.golden import enginelive
+from contract.recordings import enginelive
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMAS = tuple(registry.schema_ids())

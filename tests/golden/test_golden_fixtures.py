@@ -16,9 +16,9 @@ import pytest
 from golden_testkit import ENGINE_FIXTURES, ROOT
 
 from contract.core.refusal import Refusal
-from contract.golden.vectors import read
 from contract.model.package import ModelPackage
 from contract.model.scoring import Scorer
+from contract.recordings.vectorfile import read
 from generators import fixtures
 
 FIXTURES = ROOT / "golden" / "fixtures"

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from contract.core.corpuslayout import render
 from contract.core.strictjson import parse
-from contract.golden.vectors import VectorFileError, read
+from contract.recordings.vectorfile import VectorFileError, read
 
 RECORDED_GOLDENS = sorted(p.name for p in RECORDED.glob("*.engine-*.json"))
 

@@ -15,7 +15,8 @@ import pytest
 from golden_testkit import ROOT
 
 from contract.core.registry import feature_schemas
-from contract.golden import enginelive, recorded
+from contract.golden import recorded
+from contract.recordings import enginelive
 
 REBUILD = "engine 0.12.0 (rebuild, recorded live 2026-12-01)"
 LIVE_NAME = "engine-vectors-default-seed20261130.jsonl.gz"

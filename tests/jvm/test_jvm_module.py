@@ -25,7 +25,7 @@ from contract.core.vendorfiles import VENDORED_FILES, VENDORED_TREES
 from contract.core.vendoring import LOCK_NAME, _lock_bytes, lock_document
 from contract.core.vendorlayout import _kit_files
 from contract.golden.validation import CORPUS_SCHEMAS
-from contract.golden.vectors import read
+from contract.recordings.vectorfile import read
 
 ROOT = Path(__file__).resolve().parents[2]
 JVM = ROOT / "jvm"

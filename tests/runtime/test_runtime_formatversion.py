@@ -24,8 +24,8 @@ from contract.core.formatversion import FormatVersionError
 from contract.core.resources import data_root
 from contract.golden import drift
 from contract.golden.validation import CORPUS_SCHEMAS, validate_files
-from contract.golden.vectors import VectorFileError
 from contract.model import manifest_schema
+from contract.recordings.vectorfile import VectorFileError
 
 ROOT = data_root()
 FILE_NAMES = sorted(set(formatversion.VERSIONS) - {"adapter-protocol"})

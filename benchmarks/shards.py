@@ -13,8 +13,10 @@ and samples the resident set size of the process and all its workers every 10 ms
 the sampler of ``benchmarks/memory.py``). It prints the features backend the command uses (the native
 accelerator when it is installed, else the Python reference; ``DICECHESS_BACKEND=python`` forces the
 reference), then per configuration the rows, shards, the median seconds and rows/s over ``--repeat`` runs
-end to end (process start to exit, interpreter and worker start-up included) and the largest peak summed
-RSS of the process tree, then the
+end to end (process start to exit, interpreter and worker start-up included), the median CPU seconds the
+command and its workers used (user + system, ``getrusage`` of the reaped children: on a machine shared with
+other work the wall time follows the load, the CPU time much less) and the largest peak summed RSS of the
+process tree, then the
 ratio of the largest run's peak to the smallest run's (issue 24: memory independent of the number of
 rows and shards; acceptance <= 1.5) and whether the fastest full-size run reaches ``--target`` rows/s
 (issue 24: 2,500 for kcp-13 with --jobs 2). Exit 0 when both hold, 1 when not.
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -80,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs = ([(args.small, 1)] if args.small else []) + [(args.rows, count) for count in args.shards]
     print(f"schema {args.schema}, --jobs {args.jobs}, {os.cpu_count()} CPUs, python {sys.version.split()[0]},"
           f" backend {backend.active().describe()}, median of {args.repeat} run(s)")
-    print(f"{'rows/shard':>10} {'shards':>6} {'seconds':>8} {'rows/s':>8} {'peak tree RSS MiB':>18}")
+    print(f"{'rows/shard':>10} {'shards':>6} {'seconds':>8} {'rows/s':>8} {'CPU s':>8} {'peak tree RSS MiB':>18}")
     peaks: list[int] = []
     best = 0.0
     for rows, count in runs:
@@ -90,12 +93,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             for index in range(count):
                 write_raw_shard(raw / f"shard-{index:03d}.parquet", rows, fens, index)
             timings: list[float] = []
+            cpu: list[float] = []
             peak = 0
             for attempt in range(args.repeat):
                 command = [sys.executable, "-m", "contract", "enrich-shards", str(raw),
                            str(Path(scratch) / f"out{attempt}"), "--schema", args.schema, "--jobs", str(args.jobs),
                            "--quiet"]
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 seconds, run_peak, _ = measure(command)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
                 timings.append(seconds)
                 peak = max(peak, run_peak)
         seconds = statistics.median(timings)
@@ -103,7 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if rows == args.rows:
             best = max(best, rate)
         peaks.append(peak)
-        print(f"{rows:>10,} {count:>6} {seconds:>8.1f} {rate:>8,.0f} {peak / 1024:>18.1f}", flush=True)
+        print(f"{rows:>10,} {count:>6} {seconds:>8.1f} {rate:>8,.0f} {statistics.median(cpu):>8.1f}"
+              f" {peak / 1024:>18.1f}", flush=True)
     ratio = max(peaks) / min(peaks)
     flat = ratio <= ACCEPTED_RATIO
     fast = best >= args.target

@@ -1,9 +1,12 @@
 """``enrich-shards``: a directory (or one file) of raw training shards in, enriched shards of the same names out.
 
-Every shard is read in chunks (at most ``chunk_size`` rows and about ``chunk_bytes`` decoded bytes, as
-``extract`` reads Parquet: :mod:`contract.enrichment.budget`), each chunk is checked and enriched by
-:func:`contract.enrichment.training.enrich_chunk` in one of ``jobs`` worker processes (at most
-``2 x jobs`` chunks in flight, whatever the number and size of the shards), and the main process writes
+The run is blind to the format: it asks the registry for ``training``
+(:mod:`contract.enrichment.formats`) and goes through the format interface
+(:mod:`contract.enrichment.format`) only. Every shard is read in chunks (at most ``chunk_size`` rows and
+about ``chunk_bytes`` decoded bytes, as ``extract`` reads Parquet: :mod:`contract.enrichment.budget`), each
+chunk is decoded, checked and enriched by the shared chunk step (:func:`contract.enrichment.encoding.encode`)
+in one of ``jobs`` worker processes (at most ``2 x jobs`` chunks in flight, whatever the number and size of
+the shards); a chunk that comes back with a reject refuses its shard. The main process writes
 the chunks of a shard in order, one row group each, into a hidden temporary sibling of its output
 (``.NAME.tmp-<hex>``), renamed onto ``OUTPUT_DIR/NAME`` when the shard is complete. So memory does not
 grow with rows or shards, the bytes do not depend on ``jobs``, and nothing partial is ever visible

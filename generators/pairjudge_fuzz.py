@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import select
 import shutil
 import subprocess
@@ -42,8 +43,7 @@ ADAPTER = ("lora-run/adapter",)
 ALL = FULL + ADAPTER
 LAYERS = ("read_manifest", "from_pretrained")
 RECIPE_VERSION = 1
-SET_NAMES = ("tuning", "tuning-b", "tuning-c", "heldout", "tuning-d",
-             "heldout-b", "heldout-c", "heldout-d", "heldout-e")
+SET_NAME = re.compile(r"(tuning|heldout)(-[a-z])?")  # tuning, tuning-b, ..., heldout, heldout-b, ...
 TIMEOUT = "timeout-or-crash"
 
 Ops = list[dict[str, Any]]
@@ -756,6 +756,126 @@ def k_base_layout(rng: Rng, bundle: str) -> Ops | None:
             REHASH]
 
 
+# The recorded adapter's tensors as PEFT names them, the model parameters they could land on, and
+# the right shape of each (GPT-2 with n_embd 16, vocabulary 8, 128 positions, n_inner 64; LoRA r 2 on c_attn).
+_P = "base_model.model."
+_BLOCK0 = _P + "transformer.h.0."
+SAVED_TENSORS = {_P + "score.weight": [3, 16], _BLOCK0 + "attn.c_attn.lora_A.weight": [2, 16],
+                 _BLOCK0 + "attn.c_attn.lora_B.weight": [48, 2]}
+RENAMES = {
+    _P + "score.weight": ["score.weight", "base_model.score.weight", "model.score.weight",
+                          _P + "score.modules_to_save.default.weight", _P + "score.original_module.weight",
+                          _P + "classifier.weight", _P + "classification_head.weight", _P + "transformer.score.weight",
+                          _P + "score.bias", _P + "Score.weight", _P + "score.weight.default", _P + "score"],
+    _BLOCK0 + "attn.c_attn.lora_A.weight": [
+        _BLOCK0 + "attn.c_attn.lora_A.default.weight", _BLOCK0 + "attn.c_attn.lora_a.weight",
+        _BLOCK0 + "attn.c_attn.lora_A.bias", _BLOCK0 + "attn.c_proj.lora_A.weight",
+        "transformer.h.0.attn.c_attn.lora_A.weight", _BLOCK0 + "attn.c_attn.lora_A",
+        _P + "transformer.h.1.attn.c_attn.lora_A.weight"],
+    _BLOCK0 + "attn.c_attn.lora_B.weight": [
+        _BLOCK0 + "attn.c_attn.lora_B.default.weight", _BLOCK0 + "attn.c_attn.lora_B.bias",
+        _BLOCK0 + "attn.c_attn.base_layer.weight", _BLOCK0 + "attn.c_attn.weight", _BLOCK0 + "mlp.c_fc.lora_B.weight",
+        _P + "score.weight"],
+}
+# parameters of the loaded PEFT model (and a few near misses) with their right shapes
+MODEL_PARAMS = {_P + "transformer.wte.weight": [8, 16], _P + "transformer.wpe.weight": [128, 16],
+                _P + "transformer.ln_f.weight": [16], _P + "transformer.ln_f.bias": [16],
+                _BLOCK0 + "ln_1.weight": [16], _BLOCK0 + "attn.c_attn.base_layer.weight": [16, 48],
+                _BLOCK0 + "attn.c_attn.base_layer.bias": [48], _BLOCK0 + "attn.c_proj.weight": [16, 16],
+                _BLOCK0 + "mlp.c_fc.weight": [16, 64], _BLOCK0 + "mlp.c_proj.bias": [16],
+                _P + "score.modules_to_save.default.weight": [3, 16], _P + "score.original_module.weight": [3, 16],
+                _BLOCK0 + "attn.c_attn.lora_A.default.weight": [2, 16],
+                _BLOCK0 + "attn.c_attn.lora_B.default.weight": [48, 2], _BLOCK0 + "attn.c_attn.lora_B.bias": [48],
+                _P + "score.bias": [3], _P + "classifier.weight": [3, 16], _BLOCK0 + "attn.c_attn.weight": [16, 48]}
+MODULES_TO_SAVE = (["ln_f"], ["f"], ["core"], ["drop"], ["wte"], ["attn"], ["h"], ["c_attn"], [""], ["ln_."], ["("],
+                   ["score"], [], None, ["classifier"], ["lora_A"], ["default"], ["model"], ["c_proj"],
+                   ["mlp.c_proj"], ["h.0.ln_1"], ["act"], ["transformer.wpe"], ["module"])
+# a module's own parameters, for modules_to_save entries that wrap one (added with their right shapes)
+WRAPPED_PARAMS = {"ln_f": ["transformer.ln_f.weight", "transformer.ln_f.bias"],
+                  "f": ["transformer.ln_f.weight", "transformer.ln_f.bias"],
+                  "wte": ["transformer.wte.weight"], "transformer.wpe": ["transformer.wpe.weight"],
+                  "c_proj": ["transformer.h.0.attn.c_proj.weight", "transformer.h.0.attn.c_proj.bias",
+                             "transformer.h.0.mlp.c_proj.weight", "transformer.h.0.mlp.c_proj.bias"],
+                  "mlp.c_proj": ["transformer.h.0.mlp.c_proj.weight", "transformer.h.0.mlp.c_proj.bias"],
+                  "h.0.ln_1": ["transformer.h.0.ln_1.weight", "transformer.h.0.ln_1.bias"]}
+WRAPPED_SHAPES = {"transformer.ln_f.weight": [16], "transformer.ln_f.bias": [16], "transformer.wte.weight": [8, 16],
+                  "transformer.wpe.weight": [128, 16], "transformer.h.0.attn.c_proj.weight": [16, 16],
+                  "transformer.h.0.attn.c_proj.bias": [16], "transformer.h.0.mlp.c_proj.weight": [64, 16],
+                  "transformer.h.0.mlp.c_proj.bias": [16], "transformer.h.0.ln_1.weight": [16],
+                  "transformer.h.0.ln_1.bias": [16]}
+TARGET_MODULES = (["wte"], ["ln_f"], ["c_attn", "ln_1"], ["drop"], ["attn"], ["c_attn", "act"], ".*",
+                  "transformer\\.h\\.0\\.attn\\.c_attn", "transformer.h.0.attn.c_attn", ".*c_attn", "all-linear",
+                  ["c_attn", "c_proj"], ["wpe"], ["score"], ["c_attn", "score"], ["h.0.attn.c_attn"], "(", ["c_fc"])
+
+
+def _wrong(rng: Rng, shape: list[int]) -> list[int]:
+    """``shape`` itself or a near miss (one dimension changed, transposed, a dimension dropped)."""
+    choice = rng.randrange(4)
+    if choice == 0 or not shape:
+        return list(shape)
+    if choice == 1:
+        index = rng.randrange(len(shape))
+        return [d + (1 if i == index else 0) for i, d in enumerate(shape)]
+    if choice == 2 and len(shape) == 2:
+        return [shape[1], shape[0]]
+    return shape[:-1] or [shape[0] + 1]
+
+
+def _add(name: str, shape: list[int]) -> dict[str, Any]:
+    return {"add": name, "shape": shape, "dtype": "F32"}
+
+
+def k_adapter_names(rng: Rng, bundle: str) -> Ops | None:
+    """Head and weight names of an adapter against what PEFT looks up: saved tensors renamed or added
+    under every name family (prefix, adapter name, wrapper parts, other head names, base layers) with
+    right or wrong shapes; modules_to_save and target_modules naming other modules; lora_bias and
+    trainable tokens (which add names PEFT looks up)."""
+    if bundle not in ADAPTER:
+        return None
+    file, config = "adapter_model.safetensors", "adapter_config.json"
+    choice = rng.randrange(6)
+    if choice == 0:
+        name = _pick(rng, list(SAVED_TENSORS))
+        return [{"op": "edit_tensors", "file": file, "edits": [{"name": name, "rename": _pick(rng, RENAMES[name])}]},
+                REHASH]
+    if choice == 1:
+        edits = []
+        for _ in range(rng.randint(1, 2)):
+            name = _pick(rng, list(MODEL_PARAMS))
+            edits.append(_add(name, _wrong(rng, MODEL_PARAMS[name])))
+        return [{"op": "edit_tensors", "file": file, "edits": edits}, REHASH]
+    if choice == 2:
+        saved = _pick(rng, list(MODULES_TO_SAVE))
+        ops: Ops = [_set("/modules_to_save", saved, config)]
+        entry = saved[0] if saved else None
+        if entry in WRAPPED_PARAMS and rng.random() < 0.7:
+            names = [n for n in WRAPPED_PARAMS[entry] if rng.random() < 0.85]
+            edits = [_add(_P + n, _wrong(rng, WRAPPED_SHAPES[n]) if rng.random() < 0.3 else WRAPPED_SHAPES[n])
+                     for n in names]
+            ops.append({"op": "edit_tensors", "file": file, "edits": edits})
+        return [*ops, REHASH]
+    if choice == 3:
+        targets = _pick(rng, list(TARGET_MODULES))
+        ops = [_set("/target_modules", targets, config)]
+        if targets in (["wte"], ["wpe"]) and rng.random() < 0.7:
+            rows = 8 if targets == ["wte"] else 128
+            module = _P + f"transformer.{targets[0]}."
+            ops.append({"op": "edit_tensors", "file": file, "edits": [
+                _add(module + "lora_embedding_A", _wrong(rng, [2, rows])), _add(module + "lora_embedding_B", [16, 2])]})
+        return [*ops, REHASH]
+    if choice == 4:
+        ops = [_set("/lora_bias", _pick(rng, [True, False, None, "x"]), config)]
+        if rng.random() < 0.7:
+            ops.append({"op": "edit_tensors", "file": file,
+                        "edits": [_add(_BLOCK0 + "attn.c_attn.lora_B.bias", _wrong(rng, [48]))]})
+        return [*ops, REHASH]
+    ops = [_set("/trainable_token_indices", _pick(rng, [[0], [0, 1], {"wte": [1]}, [], None]), config)]
+    if rng.random() < 0.6:
+        ops.append({"op": "edit_tensors", "file": file, "edits": [
+            _add(_P + "transformer.wte.token_adapter.trainable_tokens_delta", _wrong(rng, [1, 16]))]})
+    return [*ops, REHASH]
+
+
 KINDS: dict[str, Callable[[Rng, str], Ops | None]] = {
     "manifest_fields": k_manifest_fields,
     "adapter_model_config": k_adapter_model_config,
@@ -777,11 +897,13 @@ KINDS: dict[str, Callable[[Rng, str], Ops | None]] = {
     "manifest_basics": k_manifest_basics,
     "config_values": k_config_values,
     "base_layout": k_base_layout,
+    "adapter_names": k_adapter_names,
 }
 
 
 SINGLE = frozenset({"big_config"})  # one variant per bundle: each writes a 64 MiB file
-ADAPTER_ONLY = frozenset({"base", "adapter", "hub_base", "base_layout"})  # one bundle only: three times the variants
+# one bundle only: three times the variants
+ADAPTER_ONLY = frozenset({"base", "adapter", "hub_base", "base_layout", "adapter_names"})
 
 
 def generate(seed: int, per_kind: int, pairs: int, only: list[str] | None = None) -> list[dict[str, Any]]:
@@ -914,10 +1036,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _set_name(text: str) -> str:
+    if SET_NAME.fullmatch(text) is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not tuning[-x] or heldout[-x]")
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--python", required=True, help="the Python of the environment holding pairjudge==0.3.0")
-    parser.add_argument("--set", required=True, choices=SET_NAMES)
+    parser.add_argument("--set", required=True, type=_set_name, help="tuning[-x] or heldout[-x] (x a letter)")
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--per-kind", type=int, default=3)
     parser.add_argument("--pairs", type=int, default=40)

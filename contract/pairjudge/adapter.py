@@ -9,18 +9,13 @@ anything else is refused as undecided. Functions return a problem sentence or No
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
-from contract.pairjudge import architecture
+from contract.pairjudge import architecture, peftmodel
 
-PEFT_PREFIX = "base_model.model."
 BIASES = ("none", "all", "lora_only")
-# GPT-2's adaptable modules per block: name -> (in_features, out_features) from its sizes.
-_GPT2_MODULES = ("attn.c_attn", "attn.c_proj", "mlp.c_fc", "mlp.c_proj")
-HEAD_MODULE = "score"
 
 
 def base_problem(config: Mapping[str, Any], shapes: Mapping[str, tuple[int, ...]]) -> str | None:
@@ -44,28 +39,6 @@ def base_problem(config: Mapping[str, Any], shapes: Mapping[str, tuple[int, ...]
     return None
 
 
-def _modules(sizes: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
-    embd = sizes["n_embd"]
-    inner = 4 * embd if sizes["n_inner"] is None else sizes["n_inner"]
-    dims = {"attn.c_attn": (embd, 3 * embd), "attn.c_proj": (embd, embd), "mlp.c_fc": (embd, inner),
-            "mlp.c_proj": (inner, embd)}
-    return {f"transformer.h.{i}.{m}": dims[m] for i in range(sizes["n_layer"]) for m in _GPT2_MODULES}
-
-
-def _targeted(targets: Any, modules: Mapping[str, tuple[int, int]]) -> list[str] | str:
-    if targets == "all-linear":
-        return list(modules)
-    if isinstance(targets, str):
-        try:
-            pattern = re.compile(targets)
-        except re.error as exc:
-            return TABLE.text("detail.adapter.targetsPattern", targets=repr(targets), problem=exc)
-        return [name for name in modules if pattern.fullmatch(name)]
-    if isinstance(targets, list) and all(isinstance(t, str) for t in targets):
-        return [name for name in modules if any(name == t or name.endswith("." + t) for t in targets)]
-    return TABLE.text("detail.adapter.targetsType", targets=repr(targets))
-
-
 def _config_problem(config: Mapping[str, Any]) -> str | None:
     if config.get("peft_type") != "LORA":
         return TABLE.text("detail.adapter.peftType", value=repr(config.get("peft_type")))
@@ -85,6 +58,10 @@ def _config_problem(config: Mapping[str, Any]) -> str | None:
     for key in ("use_dora", "layer_replication", "layers_to_transform", "exclude_modules", "target_parameters"):
         if config.get(key) not in (None, False, [], {}):
             return TABLE.text("detail.adapter.variant", key=key, value=repr(config.get(key)))
+    # PEFT wraps the input embeddings for trainable tokens whenever the key is not null, [] included (observed)
+    if config.get("trainable_token_indices") is not None:
+        return TABLE.text("detail.adapter.variant", key="trainable_token_indices",
+                          value=repr(config.get("trainable_token_indices")))
     if not isinstance(config.get("lora_alpha"), int | float) or isinstance(config.get("lora_alpha"), bool):
         return TABLE.text("detail.adapter.alpha", value=repr(config.get("lora_alpha")))
     return None
@@ -102,42 +79,20 @@ def override_problem(base_config: Mapping[str, Any], model_config: Mapping[str, 
 def lora_problem(
     config: Mapping[str, Any], base_config: Mapping[str, Any], tensors: Mapping[str, tuple[int, ...]]
 ) -> str | None:
-    """Why PEFT would not load the adapter ``tensors`` with ``config`` onto the base, or None."""
+    """Why PEFT would not load the adapter ``tensors`` with ``config`` onto the base, or None: the
+    PEFT model built as :mod:`contract.pairjudge.peftmodel` describes, then where each saved tensor
+    lands (a module to save looked up by its name, shapes against the model's parameters)."""
     problem = _config_problem(config)
     if problem is not None:
         return TABLE.text("detail.adapter.config", problem=problem)
-    sizes = architecture.gpt2_sizes(architecture.without_dtype(base_config))
+    base = architecture.without_dtype(base_config)
+    sizes = architecture.gpt2_sizes(base)
     if isinstance(sizes, str):
         return "base/" + sizes
-    modules = _modules(sizes)
-    targeted = _targeted(config.get("target_modules"), modules)
-    if isinstance(targeted, str):
-        return TABLE.text("detail.adapter.config", problem=targeted)
-    if not targeted:
-        return TABLE.text("detail.adapter.noTarget", targets=repr(config.get("target_modules")))
-    rank = config["r"]
-    for name, shape in tensors.items():
-        if architecture.is_head(name):
-            head = _head_problem(name, shape, sizes["n_embd"])
-            if head is not None:
-                return head
-            continue
-        for module in targeted:
-            in_features, out_features = modules[module]
-            expected = {f"{PEFT_PREFIX}{module}.lora_A.weight": (rank, in_features),
-                        f"{PEFT_PREFIX}{module}.lora_B.weight": (out_features, rank)}
-            if name in expected and tuple(shape) != expected[name]:
-                return TABLE.text("detail.adapter.loraShape", name=name, shape=list(shape),
-                                  expected=list(expected[name]), rank=rank)
-    return None
-
-
-def _head_problem(name: str, shape: tuple[int, ...], embd: int) -> str | None:
-    if name == f"{PEFT_PREFIX}{HEAD_MODULE}.modules_to_save.default.weight":
-        return None  # PEFT maps the saved head name onto this one; a tensor saved under it is not used
-    if name != f"{PEFT_PREFIX}{HEAD_MODULE}.weight":
-        return TABLE.text("detail.adapter.headName", name=repr(name), module=HEAD_MODULE)
-    if tuple(shape) != (architecture.CLASSES, embd):
-        return TABLE.text("detail.adapter.headShape", name=name, shape=list(shape), classes=architecture.CLASSES,
-                          width=embd)
-    return None
+    table = architecture.ARCHITECTURES["gpt2"].tensors({**base, "num_labels": architecture.CLASSES, "id2label": None})
+    if isinstance(table, str):
+        return "base/" + table
+    model = peftmodel.build(config, peftmodel.gpt2_modules(table, sizes["n_layer"]), config["r"])
+    if isinstance(model, str):
+        return TABLE.text("detail.adapter.config", problem=model)
+    return peftmodel.landing_problem(model, tensors)

@@ -4,6 +4,7 @@ describes them (applied in order to a copy of the bundle, ``uppercase_digest`` l
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import struct
 from pathlib import Path
@@ -104,3 +105,32 @@ def shard_weights(bundle: Path) -> tuple[dict[str, Any], list[str], int]:
         document["files"][name] = ""
     (bundle / "pairjudge.json").write_text(json.dumps(document, indent=2))
     return {"metadata": {"total_size": len(buffer)}, "weight_map": weight_map}, names, len(buffer)
+
+
+# The kit refuses some bundles the reference loads, on purpose (docs/pairjudge.md, "Deliberate
+# refusals"): the point cannot be decided without Transformers/PEFT, or a bound protects the user.
+# Each entry: the refusal's check code (a regular expression), a fragment of its message, and the reason. A refusal of a
+# bundle the reference loaded that matches none of them is a bug, as is any wrong accept.
+SIDE_FILE_CHECKS = r"tokenizer\.files|config\.file|adapter\.config|adapter\.base"  # the checks reading side JSON
+DELIBERATE_REFUSALS: tuple[tuple[str, str, str], ...] = (
+    ("config.architecture", "undecided", "a model_type the kit has no tensor table for; a dtype name, attention "
+     "implementation, rope_scaling or quantization_config it does not check"),
+    ("packer.overhead", "undecided", "final_instruction's token count is not exact for this tokenizer"),
+    ("tokenizer.files", "undecided", "a tokenizer component or parameter set the kit does not know"),
+    (SIDE_FILE_CHECKS, "nested deeper", "deep nesting: where Transformers' recursion fails is not predictable"),
+    (SIDE_FILE_CHECKS, "would take up to", "a side JSON file whose parsing could take more than the memory bound"),
+    (SIDE_FILE_CHECKS, "is larger than", "a side JSON file over the byte bound (128 MiB: more would pass the memory bound)"),
+    ("manifest.json", "nested deeper", "deep nesting beyond what Python's json reliably parses"),
+    ("adapter.base", "undecided", "a base model that is not embedded, or not of a known architecture"),
+    ("adapter.lora", "undecided", "an adapter type or option the kit does not check; modules_to_save wrapping a "
+     "container, a LoRA layer or PEFT's own modules; two saved tensors of different shapes on one parameter"),
+    ("tokenizer.metadata.key", "cannot derive", "a tokenizer attribute the kit does not derive from files"),
+    (r"packer\.\w+\.template", "MemoryError", "a template width or precision that builds gigabytes of text"),
+)
+
+
+def deliberate(code: str | None, message: str | None) -> bool:
+    return any(
+        re.fullmatch(pattern, code or "") is not None and fragment in (message or "")
+        for pattern, fragment, _ in DELIBERATE_REFUSALS
+    )

@@ -43,7 +43,8 @@ ADAPTER = ("lora-run/adapter",)
 ALL = FULL + ADAPTER
 LAYERS = ("read_manifest", "from_pretrained")
 RECIPE_VERSION = 1
-SET_NAME = re.compile(r"(tuning|heldout)(-[a-z])?")  # tuning, tuning-b, ..., heldout, heldout-b, ...
+# tuning, tuning-b, ..., heldout, heldout-b, ...; probes-a, ...: recipes written by hand (--recipes)
+SET_NAME = re.compile(r"(tuning|heldout|probes)(-[a-z])?")
 TIMEOUT = "timeout-or-crash"
 
 Ops = list[dict[str, Any]]
@@ -708,7 +709,8 @@ CONFIG_VALUES: tuple[Any, ...] = (None, "x", "", -1, 0, 1, 2.5, True, False, [],
 CONFIG_EXTRA_FIELDS = ("torch_dtype", "dtype", "problem_type", "num_labels", "output_hidden_states",
                        "return_dict", "tie_word_embeddings", "is_decoder", "chunk_size_feed_forward",
                        "architectures", "transformers_version", "id2label", "label2id", "attn_implementation",
-                       "rope_scaling", "quantization_config", "use_return_dict", "pruned_heads")
+                       "rope_scaling", "quantization_config", "use_return_dict", "pruned_heads",
+                       "is_encoder_decoder")
 RECORDED_CONFIG_FIELDS = ("activation_function", "add_cross_attention", "architectures", "attn_pdrop", "bos_token_id",
                           "dtype", "embd_pdrop", "eos_token_id", "initializer_range", "layer_norm_epsilon",
                           "model_type", "n_embd", "n_head", "n_inner", "n_layer", "n_positions", "pad_token_id",
@@ -787,7 +789,8 @@ MODEL_PARAMS = {_P + "transformer.wte.weight": [8, 16], _P + "transformer.wpe.we
                 _BLOCK0 + "attn.c_attn.lora_A.default.weight": [2, 16],
                 _BLOCK0 + "attn.c_attn.lora_B.default.weight": [48, 2], _BLOCK0 + "attn.c_attn.lora_B.bias": [48],
                 _P + "score.bias": [3], _P + "classifier.weight": [3, 16], _BLOCK0 + "attn.c_attn.weight": [16, 48]}
-MODULES_TO_SAVE = (["ln_f"], ["f"], ["core"], ["drop"], ["wte"], ["attn"], ["h"], ["c_attn"], [""], ["ln_."], ["("],
+MODULES_TO_SAVE: tuple[list[str] | None, ...] = (
+                   ["ln_f"], ["f"], ["core"], ["drop"], ["wte"], ["attn"], ["h"], ["c_attn"], [""], ["ln_."], ["("],
                    ["score"], [], None, ["classifier"], ["lora_A"], ["default"], ["model"], ["c_proj"],
                    ["mlp.c_proj"], ["h.0.ln_1"], ["act"], ["transformer.wpe"], ["module"])
 # a module's own parameters, for modules_to_save entries that wrap one (added with their right shapes)
@@ -876,6 +879,47 @@ def k_adapter_names(rng: Rng, bundle: str) -> Ops | None:
     return [*ops, REHASH]
 
 
+# GPT-2 sizes and their aliases (config.json), as Transformers reads them: floats (whole or not),
+# zero, negative and boolean values, and a width the weights are resized to match.
+SIZE_KEYS = {"n_head": 2, "num_attention_heads": 2, "n_embd": 16, "hidden_size": 16, "n_layer": 1,
+             "num_hidden_layers": 1, "n_positions": 128, "max_position_embeddings": 128, "vocab_size": 8,
+             "n_inner": 64}
+
+
+def _gpt2_shapes(embd: int) -> dict[str, list[int]]:
+    """The recorded full bundles' tensors for width ``embd`` (one layer, n_inner unset: 4 * embd)."""
+    block = "transformer.h.0."
+    return {"transformer.wte.weight": [8, embd], "transformer.wpe.weight": [128, embd],
+            "transformer.ln_f.weight": [embd], "transformer.ln_f.bias": [embd], "score.weight": [3, embd],
+            block + "ln_1.weight": [embd], block + "ln_1.bias": [embd], block + "ln_2.weight": [embd],
+            block + "ln_2.bias": [embd], block + "attn.c_attn.weight": [embd, 3 * embd],
+            block + "attn.c_attn.bias": [3 * embd], block + "attn.c_proj.weight": [embd, embd],
+            block + "attn.c_proj.bias": [embd], block + "mlp.c_fc.weight": [embd, 4 * embd],
+            block + "mlp.c_fc.bias": [4 * embd], block + "mlp.c_proj.weight": [4 * embd, embd],
+            block + "mlp.c_proj.bias": [embd]}
+
+
+def k_config_sizes(rng: Rng, bundle: str) -> Ops | None:
+    """GPT-2 size fields and aliases: a float (whole or not), 0, negative, a boolean; n_head values
+    that divide the width or not; a width (0 included) with every weight resized to it."""
+    file = "config.json" if bundle in FULL else "base/config.json"
+    choice = rng.randrange(4)
+    if choice == 0:
+        key = _pick(rng, list(SIZE_KEYS))
+        base = SIZE_KEYS[key]
+        return _side(file, f"/{key}", _pick(rng, [float(base), base + 0.5, 0, 0.0, -base, True, float(2 * base)]))
+    if choice == 1:
+        key = _pick(rng, ["n_head", "num_attention_heads"])
+        return _side(file, f"/{key}", _pick(rng, [1, 4, 8, 16, 32, -1, -16, 3, 1.0, 4.0, -2.0, 16.0]))
+    if choice == 2 and bundle in FULL:
+        embd = _pick(rng, [0, 8, 32, 2])
+        heads = _pick(rng, [1, 2, embd or 1])
+        edits = [{"name": name, "shape": shape} for name, shape in _gpt2_shapes(embd).items()]
+        return [_set("/n_embd", embd, file), _set("/n_head", heads, file),
+                {"op": "edit_tensors", "file": "model.safetensors", "edits": edits}, REHASH]
+    return _side(file, f"/{_pick(rng, ['n_embd', 'hidden_size'])}", _pick(rng, [0, 0.0, -16, 16.0, 8, 32]))
+
+
 KINDS: dict[str, Callable[[Rng, str], Ops | None]] = {
     "manifest_fields": k_manifest_fields,
     "adapter_model_config": k_adapter_model_config,
@@ -898,6 +942,7 @@ KINDS: dict[str, Callable[[Rng, str], Ops | None]] = {
     "config_values": k_config_values,
     "base_layout": k_base_layout,
     "adapter_names": k_adapter_names,
+    "config_sizes": k_config_sizes,
 }
 
 
@@ -994,8 +1039,22 @@ class Reference:
             self.process = None
 
 
+def _hand_written(path: Path) -> list[dict[str, Any]]:
+    """Recipes from a JSON file: a list of {"id", "bundle", "kinds", "ops"}, each applied to a copy first."""
+    cases: list[dict[str, Any]] = json.loads(path.read_text())
+    for case in cases:
+        if set(case) != {"id", "bundle", "kinds", "ops"} or case["bundle"] not in ALL:
+            raise SystemExit(f"{path}: recipe {case.get('id')!r} needs exactly id, bundle (one of {ALL}), kinds, ops")
+        if not _applies(case["bundle"], case["ops"]):
+            raise SystemExit(f"{path}: recipe {case['id']!r} does not apply to {case['bundle']}")
+    return cases
+
+
 def run(args: argparse.Namespace) -> int:
-    cases = generate(args.seed, args.per_kind, args.pairs, args.kinds)
+    if args.recipes is not None:
+        cases = _hand_written(args.recipes)
+    else:
+        cases = generate(args.seed, args.per_kind, args.pairs, args.kinds)
     reference = Reference(args.python, args.timeout)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="pairjudge-fuzz-") as scratch:
@@ -1019,7 +1078,7 @@ def run(args: argparse.Namespace) -> int:
         "published pairjudge 0.3.0 at both layers, recorded by generators/pairjudge_fuzz.py. Never edit a "
         "recorded verdict; re-record instead.",
         "set": args.set,
-        "seed": args.seed,
+        "seed": None if args.recipes is not None else args.seed,
         "per_kind": args.per_kind,
         "pairs": args.pairs,
         "kinds": args.kinds,
@@ -1038,15 +1097,16 @@ def run(args: argparse.Namespace) -> int:
 
 def _set_name(text: str) -> str:
     if SET_NAME.fullmatch(text) is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not tuning[-x] or heldout[-x]")
+        raise argparse.ArgumentTypeError(f"{text!r} is not tuning[-x], heldout[-x] or probes[-x]")
     return text
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--python", required=True, help="the Python of the environment holding pairjudge==0.3.0")
-    parser.add_argument("--set", required=True, type=_set_name, help="tuning[-x] or heldout[-x] (x a letter)")
-    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--set", required=True, type=_set_name, help="tuning[-x], heldout[-x] or probes[-x]")
+    parser.add_argument("--seed", type=int, help="required unless --recipes")
+    parser.add_argument("--recipes", type=Path, help="record these hand-written recipes (a JSON list) instead")
     parser.add_argument("--per-kind", type=int, default=3)
     parser.add_argument("--pairs", type=int, default=40)
     parser.add_argument("--kinds", nargs="+", choices=sorted(KINDS), help="only these kinds (and pairs of them)")
@@ -1054,8 +1114,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write here instead of golden/recorded/pairjudge/fuzz-<set>.json")
     parser.add_argument("--list", action="store_true", help="print the recipes and exit (no reference needed)")
     args = parser.parse_args(argv)
+    if (args.seed is None) == (args.recipes is None):
+        parser.error("give --seed or --recipes (one of them)")
     if args.list:
-        print(json.dumps(generate(args.seed, args.per_kind, args.pairs, args.kinds), indent=1))
+        listed = _hand_written(args.recipes) if args.recipes else generate(args.seed, args.per_kind, args.pairs,
+                                                                             args.kinds)
+        print(json.dumps(listed, indent=1))
         return 0
     return run(args)
 

@@ -65,8 +65,9 @@ GPT2_FIELD_TYPES: dict[str, tuple[type, ...]] = {
     # (observed 2026-12-01: a string architectures, a string return_dict, a list
     # output_hidden_states and a boolean transformers_version load; those are not validated)
     "architectures": _LIST + _STR + _NONE,
-    "dtype": _STR + _NONE, "chunk_size_feed_forward": _INT,
-    "is_encoder_decoder": _BOOL, "id2label": _DICT + _NONE, "label2id": _DICT + _NONE,
+    # (observed 2026-12-02: any chunk_size_feed_forward, is_encoder_decoder or label2id loads a GPT-2
+    # config; a label2id that is not the judge's fails later, M7)
+    "dtype": _STR + _NONE, "id2label": _DICT + _NONE,
 }
 # dtype names the reference was observed to load a full bundle with ('auto' fails:
 # "module 'torch' has no attribute 'auto'"); others are undecided.
@@ -166,13 +167,18 @@ def gpt2_sizes(config: Mapping[str, Any]) -> dict[str, Any] | str:
         if alias in config:
             sizes[key] = config[alias]
     # torch refuses negative sizes; a negative layer count builds no layer and a negative head count
-    # only has to divide n_embd (observed: the reference loads n_head -2 for n_embd 16)
+    # only has to divide n_embd (observed: the reference loads n_head -2 for n_embd 16). The real keys
+    # are typed above; an alias is not validated, its value is used as it is (observed 2026-12-02):
+    # num_hidden_layers true or -1 loads (range() takes them), 1.0 fails; num_attention_heads 2.0, 0.5,
+    # -2.0 or true loads (n_embd % n_head and n_embd // n_head are all the model computes with it), "2"
+    # fails; a float or boolean hidden_size or max_position_embeddings fails (torch sizes are integers).
     for key in ("vocab_size", "n_positions", "n_embd"):
         if not _int(sizes[key]) or sizes[key] < 0:
             return TABLE.text("detail.config.size", key=key, value=repr(sizes[key]))
-    for key in ("n_layer", "n_head"):
-        if not _int(sizes[key]):
-            return TABLE.text("detail.config.integer", key=key, value=repr(sizes[key]))
+    if not isinstance(sizes["n_layer"], int):
+        return TABLE.text("detail.config.integer", key="n_layer", value=repr(sizes["n_layer"]))
+    if not isinstance(sizes["n_head"], int | float):
+        return TABLE.text("detail.config.number", key="n_head", value=repr(sizes["n_head"]))
     if sizes["n_head"] == 0:
         return TABLE.text("detail.config.zeroHeads")
     if sizes["n_inner"] is not None and (not _int(sizes["n_inner"]) or sizes["n_inner"] < 0):
@@ -182,6 +188,10 @@ def gpt2_sizes(config: Mapping[str, Any]) -> dict[str, Any] | str:
         return TABLE.text("detail.config.layers", value=sizes["n_layer"], limit=MAX_LAYERS)
     if sizes["n_embd"] % sizes["n_head"]:
         return TABLE.text("detail.config.heads", width=sizes["n_embd"], heads=sizes["n_head"])
+    # each attention layer scales by head_dim ** -0.5 (observed: n_embd 0 fails with ZeroDivisionError
+    # unless scale_attn_weights is false or there is no layer)
+    if sizes["n_layer"] >= 1 and config.get("scale_attn_weights", True) and sizes["n_embd"] // sizes["n_head"] == 0:
+        return TABLE.text("detail.config.zeroHeadWidth", width=sizes["n_embd"], heads=sizes["n_head"])
     if sizes["activation_function"] not in ACTIVATIONS:
         return TABLE.text("detail.config.activation", value=repr(sizes["activation_function"]))
     return sizes

@@ -1,7 +1,7 @@
 """An adapter's saved tensor names against what PEFT looks up, replayed from live recordings.
 
-``fuzz-tuning-e`` (seed 5077) and ``fuzz-tuning-f`` (seed 7207, the fuzzer's ``adapter_names``
-kind) hold recipes that rename or add tensors of ``adapter_model.safetensors`` (the head saved
+``fuzz-tuning-e`` (seed 5077), ``fuzz-tuning-f`` (seed 7207, the fuzzer's ``adapter_names``
+kind) and the hand-written ``fuzz-probes-a`` hold recipes that rename or add tensors of ``adapter_model.safetensors`` (the head saved
 under PEFT's in-memory name, other head names, LoRA tensors with their adapter name, base layers,
 wrapper parts), change ``modules_to_save``, ``target_modules``, ``lora_bias`` and trainable tokens,
 with the verdict the published pairjudge 0.3.0 (PEFT 0.21.2) gave. The kit must agree without
@@ -28,7 +28,7 @@ NAME_KINDS = frozenset({"adapter", "adapter_names"})
 
 def _cases() -> list[dict[str, Any]]:
     cases: list[dict[str, Any]] = []
-    for name in ("tuning-e", "tuning-f"):
+    for name in ("tuning-e", "tuning-f", "probes-a"):
         document = json.loads((RECORDED / f"fuzz-{name}.json").read_text())
         assert document["versions"]["peft"] == "0.21.2" and document["versions"]["pairjudge"] == "0.3.0"
         cases += [case for case in document["cases"] if NAME_KINDS & set(case["kinds"])]

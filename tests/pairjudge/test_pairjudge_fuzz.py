@@ -11,7 +11,9 @@ embedded ``base/``, the two kinds added then) was fixed against; ``heldout-b`` (
 kinds, recorded after those fixes) was only measured. ``tuning-e`` (seed 5077, recorded afresh on
 2026-12-02: its one wrong accept was an adapter head saved under PEFT's in-memory name) and ``tuning-f``
 (seed 7207, the ``adapter_names`` kind: saved tensor names against what PEFT looks up) were fixed against;
-the fresh seeds after them are listed in docs/pairjudge.md.
+``heldout-e`` (seed 83117, fresh) showed one wrong refusal and was fixed against;
+``tuning-g`` (seed 4409: GPT-2 sizes and aliases) and ``probes-a`` (hand-written recipes, no seed) were
+fixed against. The fresh seeds after them are listed in docs/pairjudge.md.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from pairjudge_support import RECORDED, apply_ops, copy_bundle, deliberate
 from contract.pairjudge import verify_bundle
 
 SETS = ("tuning", "tuning-b", "tuning-c", "heldout", "tuning-d", "heldout-b", "heldout-c", "heldout-d", "tuning-e",
-        "tuning-f")
+        "tuning-f", "heldout-e", "tuning-g", "probes-a")
 LAYERS = {"read_manifest": "manifest", "from_pretrained": "full"}
 
 
@@ -49,14 +51,16 @@ def test_pairjudge_fuzz_recordings_are_complete() -> None:
         assert document["versions"]["transformers"] and document["versions"]["torch"]
         kinds = {kind for case in document["cases"] for kind in case["kinds"]}
         asked = document.get("kinds")  # a set recorded for some kinds only names them
-        assert kinds == set(asked) if asked else len(kinds) >= 18, kinds
+        if document["seed"] is not None:  # hand-written recipes (probes-*) have no seed and any kinds
+            assert kinds == set(asked) if asked else len(kinds) >= 18, kinds
         for case in document["cases"]:
             for outcome in case["reference"].values():
                 # a timeout or a crash of the reference is never a verdict: such recipes are
                 # recorded apart ("unanswered") and never compared
                 assert outcome.get("exception") != "timeout-or-crash", case["id"]
         assert len(document["unanswered"]) <= 5
-    assert len({_recorded(name)["seed"] for name in SETS}) == len(SETS)
+    seeds = [_recorded(name)["seed"] for name in SETS]
+    assert len({seed for seed in seeds if seed is not None}) == len([seed for seed in seeds if seed is not None])
 
 
 @pytest.mark.slow

@@ -67,13 +67,35 @@ def _config_problem(config: Mapping[str, Any]) -> str | None:
     return None
 
 
-def override_problem(base_config: Mapping[str, Any], model_config: Mapping[str, Any]) -> str | None:
-    """The loader sets each ``model_config`` entry on the base's typed config (observed: a string
-    ``use_cache`` or a float ``pad_token_id`` fails there)."""
-    problem = architecture.type_problem(architecture.without_dtype({**base_config, **model_config}))
-    if problem is None:
-        return None
-    return TABLE.text("detail.adapter.override", problem=problem.removeprefix("config.json "))
+def override_problem(model_config: Mapping[str, Any]) -> str | None:
+    """Why setting the manifest's ``model_config`` entries on the built model's config fails, or None.
+
+    The loader sets each entry with ``setattr`` once the base model is built (observed 2026-12-02,
+    ``fuzz-probes-d``): GPT2Config's typed fields check the type only (a negative size or a dropout of
+    2.5 is set, the model is already built), a read-only property fails, ``num_labels`` must be an
+    integer or a boolean (its setter builds ``range(num_labels)``), ``model_type`` must be hashable,
+    ``dtype``/``torch_dtype`` no list, ``rope_scaling`` false-like or an object, ``quantization_config``
+    null or an object; ``id2label`` and ``label2id`` are replaced from ``label_order`` afterwards, and
+    any other key is set as it is."""
+    for key, value in model_config.items():
+        if key in ("id2label", "label2id"):
+            continue
+        if key in architecture.GPT2_FIELD_TYPES and not architecture.field_accepts(key, value):
+            problem = TABLE.text("detail.config.fieldType", key=key, value=repr(value)[:60])
+        elif key in architecture.READ_ONLY:
+            problem = TABLE.text("detail.config.readOnly", key=key)
+        elif key == "num_labels" and not isinstance(value, int):
+            problem = TABLE.text("detail.config.numLabels", value=repr(value)[:60])
+        elif key in architecture.DTYPE_KEYS and isinstance(value, list):
+            problem = TABLE.text("detail.config.dtypeList", key=key, value=repr(value)[:60])
+        elif ((key == "model_type" and isinstance(value, list | dict))
+              or (key == "rope_scaling" and value and not isinstance(value, dict))
+              or (key == "quantization_config" and value is not None and not isinstance(value, dict))):
+            problem = TABLE.text("detail.config.fieldType", key=key, value=repr(value)[:60])
+        else:
+            continue
+        return TABLE.text("detail.adapter.override", problem=problem.removeprefix("config.json "))
+    return None
 
 
 def lora_problem(

@@ -61,17 +61,15 @@ GPT2_FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "bos_token_id": _INT + _NONE, "eos_token_id": _INT + _LIST + _NONE, "pad_token_id": _INT + _NONE,
     "scale_attn_by_inverse_layer_idx": _BOOL, "reorder_and_upcast_attn": _BOOL,
     "add_cross_attention": _BOOL, "tie_word_embeddings": _BOOL,
-    # PreTrainedConfig's own typed fields
-    # (observed 2026-12-01: a string architectures, a string return_dict, a list
-    # output_hidden_states and a boolean transformers_version load; those are not validated)
-    "architectures": _LIST + _STR + _NONE,
-    # (observed 2026-12-02: any chunk_size_feed_forward, is_encoder_decoder or label2id loads a GPT-2
-    # config; a label2id that is not the judge's fails later, M7)
-    "dtype": _STR + _NONE, "id2label": _DICT + _NONE,
+    # PreTrainedConfig's own fields are not validated (observed 2026-12-01: a string return_dict, a list
+    # output_hidden_states, a boolean transformers_version; 2026-12-02, fuzz-probes-b: any architectures,
+    # chunk_size_feed_forward, is_encoder_decoder or label2id, a label2id other than the judge's failing
+    # later, M7; dtype: loader_problem); id2label is read with .items() (anything else fails)
+    "id2label": _DICT + _NONE,
 }
 # dtype names the reference was observed to load a full bundle with ('auto' fails:
 # "module 'torch' has no attribute 'auto'"); others are undecided.
-LOADABLE_DTYPES = ("float32", "float16", "bfloat16", "float64")
+LOADABLE_DTYPES = ("float32", "float16", "bfloat16", "float64", "int8")
 ATTENTION_IMPLEMENTATIONS = ("eager", "sdpa")
 READ_ONLY = ("use_return_dict",)  # a property without a setter: setting it fails (AttributeError, observed)
 DTYPE_KEYS = ("dtype", "torch_dtype")
@@ -82,11 +80,16 @@ def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def field_accepts(key: str, value: Any) -> bool:
+    """Whether GPT2Config's typed field ``key`` takes ``value`` (a bool is no int there)."""
+    types = GPT2_FIELD_TYPES[key]
+    return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
+
+
 def type_problem(config: Mapping[str, Any]) -> str | None:
     """Why Transformers 5's typed GPT2Config would reject ``config``'s values, or None."""
-    for key, types in GPT2_FIELD_TYPES.items():
-        value = config.get(key)
-        if key in config and (not isinstance(value, types) or (isinstance(value, bool) and bool not in types)):
+    for key in GPT2_FIELD_TYPES:
+        if key in config and not field_accepts(key, config[key]):
             return TABLE.text("detail.config.fieldType", key=key, value=repr(config[key]))
     # problem_type is not validated at load (observed: 'int8' and 'fp32' load)
     for key in _DROPOUTS:
@@ -109,6 +112,8 @@ def loader_problem(config: Mapping[str, Any]) -> str | None:
         if key in config:
             return TABLE.text("detail.config.readOnly", key=key)
     attention = config.get("attn_implementation")
+    if isinstance(attention, dict):  # per sub-config; "" names the model's own (observed: {} and {'a': 1} load)
+        attention = attention.get("")
     if attention is not None and not isinstance(attention, str):
         return TABLE.text("detail.config.fieldType", key="attn_implementation", value=repr(attention))
     if attention is not None and attention not in ATTENTION_IMPLEMENTATIONS:
@@ -122,11 +127,15 @@ def loader_problem(config: Mapping[str, Any]) -> str | None:
     if config.get("quantization_config") is not None:
         return TABLE.text("detail.config.undecidedValue", key="quantization_config",
                           value=repr(config["quantization_config"])[:60], known="none")
-    for key in DTYPE_KEYS:
-        value = config.get(key)
-        if isinstance(value, str) and value not in LOADABLE_DTYPES:
-            return TABLE.text("detail.config.undecidedValue", key=key, value=repr(value),
-                              known=", ".join(LOADABLE_DTYPES))
+    # torch_dtype counts only when dtype is null; a string names a torch attribute, a list fails
+    # (IndexError), any other value loads (observed 2026-12-02: numbers, booleans, objects)
+    key = "dtype" if config.get("dtype") is not None else "torch_dtype"
+    value = config.get(key)
+    if isinstance(value, str) and value not in LOADABLE_DTYPES:
+        return TABLE.text("detail.config.undecidedValue", key=key, value=repr(value),
+                          known=", ".join(LOADABLE_DTYPES))
+    if isinstance(value, list):
+        return TABLE.text("detail.config.dtypeList", key=key, value=repr(value)[:60])
     return None
 
 
@@ -139,7 +148,9 @@ def id2label(config: Mapping[str, Any]) -> dict[int, Any] | str:
     """
     raw = config.get("id2label")
     count = config.get("num_labels")
-    if count is not None and (not _int(count) or not 0 <= count <= MAX_CLASSES):
+    # a num_labels key is set through a property that builds range(num_labels): null fails (observed)
+    if ("num_labels" in config and count is None) or (count is not None and (not _int(count)
+                                                                            or not 0 <= count <= MAX_CLASSES)):
         return TABLE.text("detail.config.numLabels", value=repr(count))
     if raw is None:
         return {i: f"LABEL_{i}" for i in range(2 if count is None else count)}
@@ -213,8 +224,20 @@ def _gpt2(config: Mapping[str, Any]) -> Shapes | str:
         "transformer.ln_f.bias": (embd,),
         "score.weight": (len(classes), embd),
     }
+    cross = config.get("add_cross_attention") is True  # a cross-attention block after attn (observed missing)
     for layer in range(layers):
         block = f"transformer.h.{layer}"
+        if cross:
+            shapes |= {
+                f"{block}.crossattention.c_attn.weight": (embd, 2 * embd),
+                f"{block}.crossattention.c_attn.bias": (2 * embd,),
+                f"{block}.crossattention.q_attn.weight": (embd, embd),
+                f"{block}.crossattention.q_attn.bias": (embd,),
+                f"{block}.crossattention.c_proj.weight": (embd, embd),
+                f"{block}.crossattention.c_proj.bias": (embd,),
+                f"{block}.ln_cross_attn.weight": (embd,),
+                f"{block}.ln_cross_attn.bias": (embd,),
+            }
         shapes |= {
             f"{block}.ln_1.weight": (embd,),
             f"{block}.ln_1.bias": (embd,),

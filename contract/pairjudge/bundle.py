@@ -474,7 +474,7 @@ def _adapter_lora(s: BundleSubject) -> Fields | None:
         return PASS
     assert s.adapter_config is not None and s.base_config is not None and s.adapter_weights is not None
     overrides = s.document.get("model_config", {})
-    problem = adapter.override_problem(s.base_config, overrides)
+    problem = adapter.override_problem(overrides)
     if problem is not None:
         return {"problem": problem}
     shapes = {name: info.shape for name, info in s.adapter_weights.tensors.items()}

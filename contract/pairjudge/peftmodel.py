@@ -48,8 +48,13 @@ _GPT2_TOP = (("transformer", "container"), ("transformer.wte", "embedding"), ("t
              ("transformer.drop", "plain"), ("transformer.h", "container"))
 _GPT2_BLOCK = (("", "container"), (".ln_1", "layernorm"), (".attn", "container"), (".attn.c_attn", "conv1d"),
                (".attn.c_proj", "conv1d"), (".attn.attn_dropout", "plain"), (".attn.resid_dropout", "plain"),
-               (".ln_2", "layernorm"), (".mlp", "container"), (".mlp.c_fc", "conv1d"), (".mlp.c_proj", "conv1d"),
-               (".mlp.act", "plain"), (".mlp.dropout", "plain"))
+               (".ln_2", "layernorm"))
+_GPT2_CROSS = ((".crossattention", "container"), (".crossattention.c_attn", "conv1d"),
+               (".crossattention.q_attn", "conv1d"), (".crossattention.c_proj", "conv1d"),
+               (".crossattention.attn_dropout", "plain"), (".crossattention.resid_dropout", "plain"),
+               (".ln_cross_attn", "layernorm"))  # with add_cross_attention
+_GPT2_MLP = ((".mlp", "container"), (".mlp.c_fc", "conv1d"), (".mlp.c_proj", "conv1d"), (".mlp.act", "plain"),
+             (".mlp.dropout", "plain"))
 _GPT2_END = (("transformer.ln_f", "layernorm"), ("score", "linear"))
 # A LoRA layer's own modules (observed names), and PEFT's wrapper's.
 _LORA_PARTS = ("base_layer", "lora_dropout", "lora_dropout." + ADAPTER_NAME, "lora_A", "lora_A." + ADAPTER_NAME,
@@ -77,8 +82,10 @@ class PeftModel:
 def gpt2_modules(tensors: Mapping[str, Shape], layers: int) -> dict[str, Module]:
     """GPT-2's modules, in order, with their parameters taken from the tensor table ``tensors``."""
     order = list(_GPT2_TOP)
+    cross = any(".crossattention." in name for name in tensors)
     for layer in range(layers):
-        order += [(f"transformer.h.{layer}{suffix}", kind) for suffix, kind in _GPT2_BLOCK]
+        parts = _GPT2_BLOCK + (_GPT2_CROSS if cross else ()) + _GPT2_MLP
+        order += [(f"transformer.h.{layer}{suffix}", kind) for suffix, kind in parts]
     order += _GPT2_END
     return {name: Module(kind, {t.removeprefix(name + "."): s for t, s in tensors.items()
                                 if t.rpartition(".")[0] == name}) for name, kind in order}

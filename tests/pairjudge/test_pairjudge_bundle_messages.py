@@ -96,7 +96,7 @@ _CONFIG = "the full bundle's config.json cannot be used: config.json "
          "(AttributeError)"),
         ([{"op": "set", "file": "config.json", "path": "/dtype", "value": "auto"}],
          _CONFIG + "dtype is 'auto' (undecided: the kit knows the reference loads float32, float16, bfloat16, "
-         "float64; 'auto' dtype and attention or quantization options it does not check were observed to fail)"),
+         "float64, int8; 'auto' dtype and attention or quantization options it does not check were observed to fail)"),
         ([{"op": "set", "file": "config.json", "path": "/attn_implementation", "value": [1]}],
          _CONFIG + "attn_implementation is [1], which GPT2Config's field type does not allow"),
         ([{"op": "set", "file": "config.json", "path": "/rope_scaling", "value": "auto"}],

@@ -13,7 +13,9 @@ kinds, recorded after those fixes) was only measured. ``tuning-e`` (seed 5077, r
 (seed 7207, the ``adapter_names`` kind: saved tensor names against what PEFT looks up) were fixed against;
 ``heldout-e`` (seed 83117, fresh) showed one wrong refusal and was fixed against;
 ``tuning-g`` (seed 4409: GPT-2 sizes and aliases) and ``probes-a`` (hand-written recipes, no seed) were
-fixed against. The fresh seeds after them are listed in docs/pairjudge.md.
+fixed against; ``heldout-f`` (seed 52361, fresh) showed one wrong refusal (``architectures`` true), and
+``probes-b``/``-c``/``-d`` (every config field set to every value of the fuzzer's list, in config.json, in
+base/config.json and in an adapter's model_config) were recorded and fixed against after it. The fresh seeds after them are listed in docs/pairjudge.md.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pairjudge_support import RECORDED, apply_ops, copy_bundle, deliberate
 from contract.pairjudge import verify_bundle
 
 SETS = ("tuning", "tuning-b", "tuning-c", "heldout", "tuning-d", "heldout-b", "heldout-c", "heldout-d", "tuning-e",
-        "tuning-f", "heldout-e", "tuning-g", "probes-a")
+        "tuning-f", "heldout-e", "tuning-g", "probes-a", "heldout-f", "probes-b", "probes-c", "probes-d")
 LAYERS = {"read_manifest": "manifest", "from_pretrained": "full"}
 
 

@@ -15,7 +15,8 @@ kinds, recorded after those fixes) was only measured. ``tuning-e`` (seed 5077, r
 ``tuning-g`` (seed 4409: GPT-2 sizes and aliases) and ``probes-a`` (hand-written recipes, no seed) were
 fixed against; ``heldout-f`` (seed 52361, fresh) showed one wrong refusal (``architectures`` true), and
 ``probes-b``/``-c``/``-d`` (every config field set to every value of the fuzzer's list, in config.json, in
-base/config.json and in an adapter's model_config) were recorded and fixed against after it. The fresh seeds after them are listed in docs/pairjudge.md.
+base/config.json and in an adapter's model_config) were recorded and fixed against after it.
+``heldout-g`` (seed 70913, fresh, recorded after all of that) was only measured: 0 wrong accepts. The fresh seeds after them are listed in docs/pairjudge.md.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from pairjudge_support import RECORDED, apply_ops, copy_bundle, deliberate
 from contract.pairjudge import verify_bundle
 
 SETS = ("tuning", "tuning-b", "tuning-c", "heldout", "tuning-d", "heldout-b", "heldout-c", "heldout-d", "tuning-e",
-        "tuning-f", "heldout-e", "tuning-g", "probes-a", "heldout-f", "probes-b", "probes-c", "probes-d")
+        "tuning-f", "heldout-e", "tuning-g", "probes-a", "heldout-f", "probes-b", "probes-c", "probes-d",
+        "heldout-g")
 LAYERS = {"read_manifest": "manifest", "from_pretrained": "full"}
 
 

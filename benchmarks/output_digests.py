@@ -139,7 +139,7 @@ class Recorder:
     def files(self, label: str, directory: Path) -> None:
         found = {}
         for path in sorted(directory.rglob("*")):
-            if path.is_file():
+            if path.is_file() and not _killed_leftover(path.name):
                 found[str(path.relative_to(self.work))] = hashlib.sha256(path.read_bytes()).hexdigest()
         self.runs.setdefault(label, {})["files"] = found
 
@@ -159,6 +159,11 @@ class Recorder:
         process.wait()
         print(f"{label}: {'killed' if killed else 'finished before it could be killed'}", file=sys.stderr)
         self.run(label, [*args, "--resume"])
+
+
+def _killed_leftover(name: str) -> bool:
+    """A hidden temporary file a SIGKILL left behind (never read; present or not by the kill's timing)."""
+    return name.startswith(".") and ".tmp-" in name
 
 
 def _stable(text: str) -> str:
@@ -310,9 +315,16 @@ def _without_fen(path: Path) -> None:
     pq.write_table(table.drop_columns(["fen"]), path)
 
 
+def _without_leftovers(runs: dict[str, Any]) -> dict[str, Any]:
+    for run in runs.values():
+        if "files" in run:
+            run["files"] = {name: digest for name, digest in run["files"].items()
+                            if not _killed_leftover(Path(name).name)}
+    return runs
+
+
 def compare(before: Path, after: Path) -> int:
-    old = json.loads(before.read_text())
-    new = json.loads(after.read_text())
+    old, new = (_without_leftovers(json.loads(path.read_text())) for path in (before, after))
     differences = 0
     for label in sorted(set(old) | set(new)):
         if old.get(label) != new.get(label):

@@ -10,6 +10,7 @@ mod board;
 mod capture;
 mod features;
 mod movegen;
+mod rawboard;
 mod tables;
 
 use numpy::ndarray::Array2;
@@ -29,34 +30,6 @@ fn width_of(code: usize) -> PyResult<usize> {
 }
 
 const RAW_BOARD: usize = 6;
-
-/// Copy a finished 768-value row (built in cache) to `out` with non-temporal stores where the target is
-/// 16-byte aligned, so a batch much larger than the cache is written once instead of read and written.
-fn stream_row(row: &[f32; 768], out: &mut [f32]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_loadu_ps, _mm_stream_ps};
-        if out.len() == row.len() && (out.as_ptr() as usize) % 16 == 0 {
-            // SAFETY: SSE2 is part of x86_64; both slices hold 768 f32 values, the target is aligned.
-            unsafe {
-                for i in (0..768).step_by(4) {
-                    _mm_stream_ps(out.as_mut_ptr().add(i), _mm_loadu_ps(row.as_ptr().add(i)));
-                }
-            }
-            return;
-        }
-    }
-    out.copy_from_slice(row);
-}
-
-/// Order the non-temporal stores of [`stream_row`] before anything that follows.
-fn stream_done() {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE is part of x86_64.
-    unsafe {
-        std::arch::x86_64::_mm_sfence();
-    }
-}
 
 /// The colour to extract for: b'w' white (1), b'b' black (0), anything else the side to move.
 fn colour_of(side: u8, pos: &Pos) -> usize {
@@ -185,14 +158,9 @@ impl ParsedBatch {
         }
         let fill = |values: &mut [f32]| {
             if code == RAW_BOARD {
-                let mut row = [0f32; 768];
-                for (i, (pos, out)) in self.positions.iter().zip(values.chunks_exact_mut(width)).enumerate() {
-                    let colour = colour_of(sides[i], pos);
-                    features::raw_board_cells(pos, colour, |cell| row[cell] = 1.0);
-                    stream_row(&row, out);
-                    features::raw_board_cells(pos, colour, |cell| row[cell] = 0.0); // all zeros again
-                }
-                stream_done();
+                // every cell written once, line by line (memory-bound: see rawboard.rs)
+                let colour = |i: usize| colour_of(sides[i], &self.positions[i]);
+                rawboard::fill(n, |i| rawboard::planes(&self.positions[i], colour(i)), values);
                 return;
             }
             for (i, (pos, row)) in self.positions.iter().zip(values.chunks_exact_mut(width)).enumerate() {
@@ -202,7 +170,7 @@ impl ParsedBatch {
         };
         if let Some(array) = out {
             let mut view = array.try_readwrite().map_err(|e| PyValueError::new_err(e.to_string()))?;
-            let values = view.as_slice_mut().map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
+            let values = view.as_slice_mut().map_err(|_| PyValueError::new_err("out must be C-contiguous and aligned"))?;
             if values.len() != n * width || array.shape() != [n, width] {
                 return Err(PyValueError::new_err(format!("out must have the shape [{n}, {width}]")));
             }

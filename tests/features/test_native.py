@@ -117,6 +117,34 @@ def test_native_equals_the_reference_on_random_positions_and_their_twins(acceler
         assert np.array_equal(twin_native, twin_python), schema_id
 
 
+def test_parsed_batch_extract_equals_the_reference_into_any_output(accelerator: backend.Backend) -> None:
+    """``ParsedBatch.extract`` (what ``bench --throughput`` times): every schema, with a fresh output and
+    into reused outputs that hold other values, at each of the 16 float offsets from a 64-byte boundary
+    (raw-board-768-v1 streams whole 64-byte lines and re-aligns them: every offset is its own code path)."""
+    module: Any = accelerator.module
+    probes = [*golden_probes(), *random_positions(300, SEED + 2)]
+    fens = [p.fen for p in probes]
+    sides = "".join(p.side for p in probes[:-1]) + "-"  # the last row: the FEN's own side to move
+    colours = [p.side == "w" for p in probes[:-1]] + [parse_fen(fens[-1]).turn]
+    parsed = module.parse_fens(fens)
+    for schema_id in SCHEMAS:
+        code = accelerator.code(schema_id)
+        width = registry.get(schema_id).width
+        python = bits(np.stack([reference(schema_id, parse_fen(fen), white) for fen, white in zip(fens, colours,
+                                                                                                  strict=True)]))
+        assert np.array_equal(bits(parsed.extract(code, sides.encode())), python), schema_id
+        flat = np.full(len(fens) * width + 64, np.float32(-7.5))
+        first = (-(flat.ctypes.data // 4)) % 16  # the first float on a 64-byte boundary
+        for offset in range(16):
+            start = first + offset
+            out = flat[start:start + len(fens) * width].reshape(len(fens), width)
+            assert parsed.extract(code, sides.encode(), out) is out
+            assert np.array_equal(bits(out), python), (schema_id, offset)
+            untouched = np.concatenate([flat[:start], flat[start + out.size:]])
+            assert (untouched == np.float32(-7.5)).all(), (schema_id, offset)
+            flat[:] = np.float32(-7.5)
+
+
 def _mutations(rng: random.Random, count: int) -> list[str]:
     """Valid DFEN texts with one to three random edits (insert, delete, replace), and random texts."""
     seeds = [p.fen for p in golden_probes()] + ["8/8/8/8/8/8/8/8 w - - 0 1 PNB", "4k3/8/8/8/8/8/8/4K3 b Qk e3e6 127 9"]

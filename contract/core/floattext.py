@@ -14,7 +14,7 @@ import struct
 
 import numpy as np
 
-__all__ = ["float32_bits", "float32_text", "is_float32", "parse_float32"]
+__all__ = ["float32_bits", "float32_text", "float32_text_rows", "is_float32", "parse_float32"]
 
 
 def float32_text(value: float | np.floating) -> str:
@@ -30,6 +30,36 @@ def float32_text(value: float | np.floating) -> str:
     text = np.format_float_scientific(x, unique=True, trim="0", exp_digits=1)
     mantissa, exponent = text.split("e")
     return f"{mantissa}E{int(exponent)}"
+
+
+_REMEMBERED: dict[int, str] = {}  # float32 bit pattern -> float32_text, for float32_text_rows
+REMEMBERED_LIMIT = 1 << 16  # patterns remembered across calls; feature values repeat (counts, /216 and /5 fractions)
+
+
+def float32_text_rows(matrix: np.ndarray, separator: str = ", ") -> list[str]:
+    """Each row of a float32 ``[n, width]`` matrix as its values' :func:`float32_text` joined by ``separator``.
+
+    The same text as ``separator.join(map(float32_text, row))``, built for many rows at once: each distinct
+    bit pattern of the matrix is written once (and remembered, up to :data:`REMEMBERED_LIMIT` patterns, for
+    the next call), then every row is a join of looked-up texts. ``0.0`` and ``-0.0`` are distinct patterns.
+
+    >>> float32_text_rows(np.array([[0.5, 78.0], [-0.0, 1e-4]], dtype=np.float32))
+    ['0.5, 78.0', '-0.0, 1.0E-4']
+    """
+    bits = np.ascontiguousarray(matrix, dtype=np.float32).view(np.uint32)
+    if bits.ndim != 2:
+        raise ValueError(f"float32_text_rows needs a 2-dimensional matrix, not {bits.ndim} dimensions")
+    texts = _REMEMBERED
+    new = [pattern for pattern in np.unique(bits).tolist() if pattern not in texts]
+    if new:
+        values = np.array(new, dtype=np.uint32).view(np.float32)
+        written = dict(zip(new, map(float32_text, values), strict=True))
+        room = REMEMBERED_LIMIT - len(_REMEMBERED)
+        _REMEMBERED.update(list(written.items())[:max(room, 0)])
+        if len(written) > room:  # more than the memory keeps: this call uses its own table
+            texts = {**_REMEMBERED, **written}
+    look_up = texts.__getitem__
+    return [separator.join(map(look_up, row)) for row in bits.tolist()]
 
 
 def parse_float32(text: str) -> np.float32:

@@ -2,7 +2,7 @@
 
 An input line is a JSON object with ``id``, ``fen`` and optionally ``side``; blank lines are skipped
 (they are not rows). An output line is exactly what ``extract`` prints for that row
-(``contract.features.rows.format_row``: ``{"id": …, "schema": …, "features": […]}``, each value the
+(``contract.features.rows.format_vectors``: ``{"id": …, "schema": …, "features": […]}``, each value the
 shortest text that reads back as the same float32), in input order, so a file run and a run to stdout
 agree line for line. Other input fields are not carried into JSONL output (join on ``id``; the
 Parquet format keeps every column). A file run writes the enrichment metadata beside the output, in
@@ -35,7 +35,7 @@ from contract.enrichment.format import Batch, Chunk, Companion, Encoded, Reject
 from contract.enrichment.metadata import metadata_text, sidecar_path
 from contract.enrichment.rows import EnrichmentError, RowBatch
 from contract.enrichment.targets import naming
-from contract.features.rows import BadRow, RowResult, format_row
+from contract.features.rows import BadRow, format_vectors
 
 NAME = "jsonl"
 EXTENSIONS = (".jsonl", ".ndjson")
@@ -111,7 +111,7 @@ def decode_line(raw: bytes) -> Any:
     if len(raw) > MAX_LINE_BYTES:
         return BadRow(f"line longer than {MAX_LINE_BYTES} bytes (not read)")
     try:
-        return strictjson.parse(raw)
+        return strictjson.parse_fast(raw)
     except strictjson.StrictJsonError as exc:
         return BadRow(str(exc))
 
@@ -186,8 +186,7 @@ def encode(schema_id: str, batch: Batch, found: RowBatch, target: Any) -> Encode
 
 def lines(schema_id: str, ids: list[Any], vectors: Any) -> bytes:
     """``extract`` output lines for rows with these ids and this float32 matrix (one row per id)."""
-    return "".join(format_row(schema_id, RowResult(index, row_id, vector)) + "\n"
-                   for index, (row_id, vector) in enumerate(zip(ids, vectors, strict=True))).encode("utf-8")
+    return "".join(line + "\n" for line in format_vectors(schema_id, ids, vectors)).encode("utf-8")
 
 
 class _Writer:

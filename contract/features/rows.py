@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 import numpy as np
 
-from contract.core.floattext import float32_text
+from contract.core.floattext import float32_text_rows
 from contract.features import backend
 from contract.features.dfen import FenError, parse_fen, quote, side_from_text
 from contract.features.extractors import extract, schema
@@ -50,6 +50,11 @@ class RowResult:
 
 def _row_error(row: object) -> tuple[Any, str | None, str | None, str | None]:
     """(id, fen, side, error) of one input row."""
+    if type(row) is dict:  # the usual row, read from JSON: a plain one is answered with look-ups only
+        row_id, fen, side = row.get("id"), row.get("fen"), row.get("side")
+        if ((type(row_id) is str or type(row_id) is int) and type(fen) is str
+                and (side is None or (type(side) is str and side in ("w", "b")))):
+            return row_id, fen, side, None
     if isinstance(row, BadRow):
         return row.id, None, None, row.reason
     if not isinstance(row, Mapping):
@@ -91,23 +96,23 @@ def _native_chunk(schema_id: str, accelerator: backend.Backend, code: int,
     """The rows of one chunk: the checked ones parsed and extracted in one native call; a row the
     accelerator leaves (a FEN it does not parse, which the reference then refuses with its message,
     or a text that is not ASCII) goes through :func:`_python_row`."""
-    checked = [(index, *_row_error(row)) for index, row in chunk]
-    wanted = [(index, row_id, fen, side) for index, row_id, fen, side, error in checked
-              if error is None and fen is not None]
+    checked = [_row_error(row) for _index, row in chunk]
+    wanted = [(fen, side) for _id, fen, side, error in checked if error is None and fen is not None]
     try:
-        matrix, status = backend.fens(accelerator, code, [fen for _i, _id, fen, _s in wanted],
-                                      bytes(ord(side or "-") for _i, _id, _f, side in wanted))
+        matrix, status = backend.fens(accelerator, code, [fen for fen, _side in wanted],
+                                      bytes([ord(side or "-") for _fen, side in wanted]))
+        leave = status.tolist()
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException:  # an accelerator fault (a Rust panic is a BaseException): the reference takes the chunk
-        matrix, status = np.empty((0, 0), dtype=np.float32), np.ones(len(wanted), dtype=np.uint8)
-    native = {index: (row, bool(status[row])) for row, (index, _id, _f, _s) in enumerate(wanted)}
-    for index, row_id, fen, side, error in checked:
+        matrix, leave = np.empty((0, 0), dtype=np.float32), [1] * len(wanted)
+    row = 0  # the next row of matrix: wanted rows come in chunk order
+    for (index, _row), (row_id, fen, side, error) in zip(chunk, checked, strict=True):
         if error is not None or fen is None:
             yield RowResult(index, row_id, None, error)
             continue
-        row, leave = native[index]
-        yield _python_row(schema_id, index, row_id, fen, side) if leave else RowResult(index, row_id, matrix[row])
+        yield _python_row(schema_id, index, row_id, fen, side) if leave[row] else RowResult(index, row_id, matrix[row])
+        row += 1
 
 
 def extract_rows(schema_id: str, rows: Iterable[object]) -> Iterator[RowResult]:
@@ -134,26 +139,38 @@ def extract_rows(schema_id: str, rows: Iterable[object]) -> Iterator[RowResult]:
         yield from _native_chunk(schema_id, accelerator, code, chunk)
 
 
-_TEXTS: dict[float, str] = {}
-_TEXTS_LIMIT = 1 << 16  # distinct values remembered; feature values repeat (counts, /216 and /5 fractions)
-_ZERO_TEXTS = (float32_text(0.0), float32_text(-0.0))
+def _id_text(row_id: Any) -> str:
+    """``json.dumps(row_id)``, without its per-call set-up for the usual ids (a string or an integer)."""
+    if type(row_id) is str:
+        return encode_basestring_ascii(row_id)
+    if type(row_id) is int:
+        return int.__repr__(row_id)
+    return json.dumps(row_id)
 
 
-def _number_text(value: float) -> str:
-    """:func:`float32_text` of a float32 value (given as the exact Python float), remembered once seen."""
-    if value == 0.0:  # 0.0 and -0.0 are one dict key but two texts
-        return _ZERO_TEXTS[math.copysign(1.0, value) < 0]
-    text = _TEXTS.get(value)
-    if text is None:
-        text = float32_text(value)
-        if len(_TEXTS) < _TEXTS_LIMIT:
-            _TEXTS[value] = text
-    return text
+def format_vectors(schema_id: str, ids: Sequence[Any], vectors: np.ndarray) -> list[str]:
+    """The output JSONL lines (no newlines) of rows with these ids and the rows of this float32 ``[n, width]``
+    matrix: ``{"id": …, "schema": …, "features": [0.4212963, 78.0, …]}``, each value its
+    :func:`~contract.core.floattext.float32_text` (written once per distinct value of the batch:
+    :func:`~contract.core.floattext.float32_text_rows`), the id as ``json.dumps`` writes it."""
+    numbers = float32_text_rows(vectors)
+    if len(numbers) != len(ids):
+        raise ValueError(f"{len(ids)} ids for {len(numbers)} vectors")
+    tail = f', "schema": {json.dumps(schema_id)}, "features": ['
+    return [f'{{"id": {_id_text(row_id)}{tail}{text}]}}' for row_id, text in zip(ids, numbers, strict=True)]
+
+
+def format_rows(schema_id: str, results: Sequence[RowResult]) -> list[str]:
+    """:func:`format_vectors` of accepted results (a result without features is a ``ValueError``)."""
+    for result in results:
+        if result.features is None:
+            raise ValueError(f"row {result.id!r} has no features: {result.error}")
+    if not results:
+        return []
+    vectors = np.stack([np.asarray(r.features, dtype=np.float32).reshape(-1) for r in results])
+    return format_vectors(schema_id, [result.id for result in results], vectors)
 
 
 def format_row(schema_id: str, result: RowResult) -> str:
     """One output JSONL line (no newline): ``{"id": …, "schema": …, "features": [0.4212963, 78.0, …]}``."""
-    if result.features is None:
-        raise ValueError(f"row {result.id!r} has no features: {result.error}")
-    numbers = ", ".join(map(_number_text, result.features.tolist()))
-    return f'{{"id": {json.dumps(result.id)}, "schema": {json.dumps(schema_id)}, "features": [{numbers}]}}'
+    return format_rows(schema_id, [result])[0]

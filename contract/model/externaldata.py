@@ -14,14 +14,17 @@ generically, so a tensor in a place added by a later ONNX version is still seen.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
-
-from onnx import ModelProto, TensorProto
+from typing import TYPE_CHECKING, Any
 
 from contract.core.refusal import Refusal, refusal
 
+if TYPE_CHECKING:  # onnx is imported when a graph is checked: importing it costs ~1 s, and every command
+    from onnx import ModelProto, TensorProto  # would pay it (the CLI imports each command's module)
+
 
 def _tensors(root: ModelProto) -> Iterator[TensorProto]:
+    from onnx import TensorProto
+
     pending: list[Any] = [root]  # protobuf messages
     while pending:
         current = pending.pop()
@@ -43,6 +46,8 @@ def external_data_refusal(graph: bytes) -> Refusal | None:
     A model the protobuf reader cannot parse is refused here too (fail closed): nothing is handed to
     ONNX Runtime that was not inspected.
     """
+    from onnx import ModelProto, TensorProto
+
     try:
         model = ModelProto.FromString(graph)
     except Exception as exc:  # protobuf's DecodeError (untyped), or a nesting too deep for the parser

@@ -140,3 +140,16 @@ def test_a_worker_that_dies_stops_the_run_with_a_message() -> None:
     with pytest.raises(EnrichmentError, match=r"a worker process died .* rerun with --resume"):
         run_bounded([3, 3, 3], os._exit, 2, results.append)  # the worker exits at once, as if killed
     assert results == []
+
+
+def test_extract_of_jsonl_imports_neither_onnx_nor_pyarrow(tmp_path: Path) -> None:
+    """Start-up is part of every bulk run's time (and each --jobs worker imports the kit again): building
+    the command line and a JSONL-to-JSONL run leave onnx (about 1 s to import) and pyarrow alone."""
+    source = tmp_path / "in.jsonl"
+    source.write_text('{"id": 1, "fen": "4k3/8/8/8/8/8/8/4K3 w - -"}\n', encoding="utf-8")
+    script = ("import sys\nfrom contract.cli import main\n"
+              f"code = main(['extract', '--schema', 'kcp-13', '--input', {str(source)!r}, '--output', "
+              f"{str(tmp_path / 'out.jsonl')!r}, '--quiet'])\n"
+              "print(code, sorted(m for m in ('onnx', 'onnxruntime', 'pyarrow') if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=False)
+    assert done.stdout.split("\n")[0] == "0 []", done.stderr

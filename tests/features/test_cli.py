@@ -167,3 +167,19 @@ def test_format_row_writes_every_recorded_value_as_float32_text_does() -> None:
         line = format_row("kcp-13", RowResult(0, "x", vector))
         assert line == f'{{"id": "x", "schema": "kcp-13", "features": [{expected}]}}'
     assert "-0.0" in expected.split(", ")
+
+
+def test_format_rows_writes_each_id_as_json_dumps_does() -> None:
+    from contract.features.rows import RowResult, format_rows
+
+    class Text(str):
+        pass
+
+    ids: list[object] = ["a", "é", "\ud800", 'q"\\\n\x00', "中文", 0, -7, 10**40, Text("sub"), 2**63]
+    vector = np.array([0.5, -0.0], dtype=np.float32)
+    lines = format_rows("rich-9-v1", [RowResult(i, row_id, vector) for i, row_id in enumerate(ids)])
+    assert lines == [f'{{"id": {json.dumps(row_id)}, "schema": "rich-9-v1", "features": [0.5, -0.0]}}'
+                     for row_id in ids]
+    assert [format_row("rich-9-v1", RowResult(0, row_id, vector)) for row_id in ids] == lines
+    with pytest.raises(ValueError, match="has no features"):
+        format_rows("rich-9-v1", [RowResult(0, "x", vector), RowResult(1, "y", None, "bad")])

@@ -379,3 +379,24 @@ def test_a_refused_rows_id_cannot_drive_the_terminal(tmp_path: Path, capsys: pyt
     err = capsys.readouterr().err
     assert "\x1b" not in err and "\r" not in err
     assert err.startswith("extract: line 1 (id '\\x1b[2Kfake\\r'): ")
+
+
+class _Text(str):
+    pass
+
+
+_CELLS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.sampled_from(["w", "b", "x"]),
+                   st.text(max_size=5), st.builds(_Text, st.sampled_from(["w", "b", "k"])), st.lists(st.integers(),
+                                                                                                    max_size=2))
+
+
+@settings(max_examples=400, deadline=None)
+@given(row=st.dictionaries(st.sampled_from(["id", "fen", "side", "other"]), _CELLS, max_size=4))
+def test_a_plain_dict_row_is_checked_as_any_mapping_is(row: dict[str, Any]) -> None:
+    """``_row_error`` answers a plain ``dict`` with look-ups only; any other mapping takes the full checks,
+    which define the answer (the same tuple, message included)."""
+    from types import MappingProxyType
+
+    from contract.features.rows import _row_error
+
+    assert _row_error(row) == _row_error(MappingProxyType(row))

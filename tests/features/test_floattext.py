@@ -6,8 +6,11 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from contract.core.floattext import float32_text, parse_float32
+from contract.core import floattext
+from contract.core.floattext import float32_text, float32_text_rows, parse_float32
 
 from .conftest import GOLDEN_FILES, RECORDED
 
@@ -48,3 +51,30 @@ def test_golden_text_is_reproduced() -> None:
                 for text in texts:
                     assert float32_text(parse_float32(text)) == text
         json.loads(raw)
+
+
+@settings(max_examples=300, deadline=None)
+@given(patterns=st.lists(st.integers(min_value=0, max_value=2**32 - 1), min_size=1, max_size=60),
+       width=st.integers(min_value=1, max_value=7))
+def test_text_rows_equal_float32_text_of_every_value(patterns: list[int], width: int) -> None:
+    """Any float32 bit pattern (subnormals, -0.0, NaN payloads, infinities), in rows of any width."""
+    patterns += [0, 0x80000000, 1, 0x7F7FFFFF, 0x7FC00001, 0xFF800000][: (-len(patterns)) % width]
+    patterns += [0] * ((-len(patterns)) % width)
+    matrix = np.array(patterns, dtype=np.uint32).view(np.float32).reshape(-1, width)
+    expected = [", ".join(float32_text(v) for v in row) for row in matrix]
+    assert float32_text_rows(matrix) == expected
+    assert float32_text_rows(matrix) == expected  # the remembered texts
+    assert float32_text_rows(matrix, separator=",") == [text.replace(", ", ",") for text in expected]
+
+
+def test_text_rows_beyond_the_remembered_limit_are_still_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(floattext, "_REMEMBERED", {})
+    monkeypatch.setattr(floattext, "REMEMBERED_LIMIT", 5)
+    matrix = np.arange(24, dtype=np.float32).reshape(4, 6) / np.float32(7)
+    expected = [", ".join(float32_text(v) for v in row) for row in matrix]
+    assert float32_text_rows(matrix) == expected
+    assert len(floattext._REMEMBERED) == 5
+    assert float32_text_rows(matrix[::-1]) == expected[::-1]
+    assert float32_text_rows(np.zeros((0, 3), dtype=np.float32)) == []
+    with pytest.raises(ValueError, match="2-dimensional"):
+        float32_text_rows(np.zeros(3, dtype=np.float32))

@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -91,21 +91,31 @@ def _python_row(schema_id: str, index: int, row_id: Any, fen: str, side: str | N
     return RowResult(index, row_id, vector)
 
 
+Checked = tuple[Any, str | None, str | None, str | None]  # (id, fen, side, error) of a row: _row_error
+
+
+def _native_call(accelerator: backend.Backend, code: int, width: int,
+                 checked: Sequence[Checked]) -> tuple[np.ndarray, list[int]]:
+    """One native call for the checked rows that have a FEN: their ``[n, width]`` matrix and, per row, 1
+    where the accelerator leaves the row to the reference (all of them on an accelerator fault)."""
+    wanted = [(fen, side) for _id, fen, side, error in checked if error is None and fen is not None]
+    try:
+        matrix, status = backend.fens(accelerator, code, [fen for fen, _side in wanted],
+                                      bytes([ord(side or "-") for _fen, side in wanted]))
+        return matrix, status.tolist()
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # an accelerator fault (a Rust panic is a BaseException): the reference takes the rows
+        return np.zeros((len(wanted), width), dtype=np.float32), [1] * len(wanted)
+
+
 def _native_chunk(schema_id: str, accelerator: backend.Backend, code: int,
                   chunk: list[tuple[int, object]]) -> Iterator[RowResult]:
     """The rows of one chunk: the checked ones parsed and extracted in one native call; a row the
     accelerator leaves (a FEN it does not parse, which the reference then refuses with its message,
     or a text that is not ASCII) goes through :func:`_python_row`."""
     checked = [_row_error(row) for _index, row in chunk]
-    wanted = [(fen, side) for _id, fen, side, error in checked if error is None and fen is not None]
-    try:
-        matrix, status = backend.fens(accelerator, code, [fen for fen, _side in wanted],
-                                      bytes([ord(side or "-") for _fen, side in wanted]))
-        leave = status.tolist()
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException:  # an accelerator fault (a Rust panic is a BaseException): the reference takes the chunk
-        matrix, leave = np.empty((0, 0), dtype=np.float32), [1] * len(wanted)
+    matrix, leave = _native_call(accelerator, code, schema(schema_id).width, checked)
     row = 0  # the next row of matrix: wanted rows come in chunk order
     for (index, _row), (row_id, fen, side, error) in zip(chunk, checked, strict=True):
         if error is not None or fen is None:
@@ -113,6 +123,40 @@ def _native_chunk(schema_id: str, accelerator: backend.Backend, code: int,
             continue
         yield _python_row(schema_id, index, row_id, fen, side) if leave[row] else RowResult(index, row_id, matrix[row])
         row += 1
+
+
+def extract_matrix(schema_id: str, rows: Sequence[object]) -> tuple[np.ndarray, list[str | None], list[Any]]:
+    """:func:`extract_rows` over ``rows`` as one float32 ``[n, width]`` matrix (the rows of refused entries are
+    zero), the error of each row (``None`` when it was accepted) and the id each row's checks read: the same
+    values and messages, without a result object per row (the bulk paths' form)."""
+    width = schema(schema_id).width
+    accelerator = backend.active()
+    code = accelerator.code(schema_id)
+    vectors = np.zeros((len(rows), width), dtype=np.float32)
+    if code is None:
+        errors: list[str | None] = []
+        ids: list[Any] = []
+        for result in extract_rows(schema_id, rows):
+            if result.features is not None:
+                vectors[result.index] = result.features
+            errors.append(result.error)
+            ids.append(result.id)
+        return vectors, errors, ids
+    checked = [_row_error(row) for row in rows]
+    errors = [error for _id, _fen, _side, error in checked]
+    ids = [row_id for row_id, _fen, _side, _error in checked]
+    for start in range(0, len(checked), CHUNK_ROWS):
+        part = checked[start:start + CHUNK_ROWS]
+        matrix, leave = _native_call(accelerator, code, width, part)
+        placed = [start + k for k, (_id, fen, _side, error) in enumerate(part) if error is None and fen is not None]
+        vectors[placed] = matrix
+        for row, index in enumerate(placed):
+            if leave[row]:
+                row_id, fen, side, _error = checked[index]
+                result = _python_row(schema_id, index, row_id, cast(str, fen), side)
+                vectors[index] = 0.0 if result.features is None else result.features
+                errors[index] = result.error
+    return vectors, errors, ids
 
 
 def extract_rows(schema_id: str, rows: Iterable[object]) -> Iterator[RowResult]:

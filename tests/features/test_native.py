@@ -26,7 +26,7 @@ from contract.core import registry
 from contract.features import Position, backend, extract, extract_batch, extract_rows, parse_fen, twin_fen
 from contract.features.dfen import FenError
 from contract.features.extractors import EXTRACTORS
-from contract.features.rows import CHUNK_ROWS
+from contract.features.rows import CHUNK_ROWS, extract_matrix
 from contract.recordings import enginelive
 
 REPO = Path(__file__).resolve().parents[2]
@@ -225,6 +225,39 @@ def test_extract_rows_gives_the_same_results_and_messages_on_both_backends(
     assert sum(error is None for _i, _id, error, _f in native) > 100
     assert next(r for r in native if r[1] == "kelvin")[2] is None  # accepted, through the reference
     backend.reset()
+
+
+@pytest.mark.usefixtures("restore_backend")
+@pytest.mark.parametrize("schema_id", ["kcp-13", "raw-board-768-v1"])
+@pytest.mark.parametrize("name", ["native", "python", "faulty native"])
+def test_extract_matrix_is_extract_rows_as_one_matrix(schema_id: str, name: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bulk paths' form (one matrix, errors, ids) against the per-row results, on hostile rows across
+    chunk boundaries; "faulty native": every native call raises, as a Rust panic would, and the reference
+    takes the rows."""
+    valid = iter([{"id": f"valid {i}", "fen": p.fen, "side": p.side} for i, p in enumerate(random_positions(300, 7))])
+    rows: list[object] = []
+    for row in _rows():  # a valid row at every eighth place, so first in each chunk of CHUNK_ROWS
+        if len(rows) % 8 == 0:
+            rows.append(next(valid))
+        rows.append(row)
+    assert CHUNK_ROWS % 8 == 0 and len(rows) > CHUNK_ROWS
+    chosen = use(monkeypatch, None if name != "python" else "python")
+    if name != "python" and chosen.name != "native":
+        pytest.skip(f"the native accelerator is not in use: {chosen.note}")
+    if name == "faulty native":
+        def panic(*_args: object) -> Any:
+            raise BaseException("a Rust panic")
+
+        monkeypatch.setattr(backend, "fens", panic)
+    results = list(extract_rows(schema_id, rows))
+    vectors, errors, ids = extract_matrix(schema_id, rows)
+    assert errors == [r.error for r in results]
+    assert ids == [r.id for r in results]
+    width = registry.get(schema_id).width
+    expected = np.stack([np.zeros(width, np.float32) if r.features is None else r.features for r in results])
+    assert vectors.dtype == np.float32 and np.array_equal(bits(vectors), bits(expected))
+    assert sum(error is None for error in errors) > 250
 
 
 def test_extract_batch_and_extract_take_hand_made_positions_through_the_reference(

@@ -29,6 +29,7 @@ import math
 import shutil
 import struct
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -75,16 +76,25 @@ def _value(op: dict[str, Any]) -> Any:
     return op.get("value")
 
 
-def _write_json(path: Path, document: Any) -> None:
-    # the indenting encoder is pure Python: a recipe's deep nesting (``nest``) needs a few frames a
-    # level, more than a deep caller (pytest) leaves under the default limit
+def _deep(call: Callable[[], Any]) -> Any:
+    # the indenting encoder is pure Python and the decoder recurses too: a recipe's deep nesting
+    # (``nest``) needs a few frames a level, more than a deep caller (pytest) leaves under the
+    # default limit
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 10_000))
     try:
-        text = json.dumps(document, indent=2)
+        return call()
     finally:
         sys.setrecursionlimit(limit)
-    path.write_text(text)
+
+
+def _read_json(path: Path) -> Any:
+    text = path.read_text()
+    return _deep(lambda: json.loads(text))
+
+
+def _write_json(path: Path, document: Any) -> None:
+    path.write_text(_deep(lambda: json.dumps(document, indent=2)))
 
 
 def _sha256(path: Path) -> str:
@@ -178,7 +188,7 @@ def shard(bundle: Path, op: dict[str, Any]) -> None:
     if not op.get("keep", False):
         path.unlink()
     manifest = bundle / MANIFEST
-    document = json.loads(manifest.read_text())
+    document = _read_json(manifest)
     if not op.get("keep", False):
         document["files"].pop(op["file"], None)
     if op.get("list", True):
@@ -195,7 +205,7 @@ def _pad_to(path: Path, size: int) -> None:
 
 def _rehash(bundle: Path) -> None:
     manifest = bundle / MANIFEST
-    document = json.loads(manifest.read_text())
+    document = _read_json(manifest)
     files = document.get("files") if isinstance(document, dict) else None
     if not isinstance(files, dict):
         return
@@ -209,7 +219,7 @@ def _rehash(bundle: Path) -> None:
 def _remove_tree(bundle: Path, directory: str) -> None:
     shutil.rmtree(bundle / directory)
     manifest = bundle / MANIFEST
-    document = json.loads(manifest.read_text())
+    document = _read_json(manifest)
     document["files"] = {k: v for k, v in document["files"].items() if not k.startswith(directory + "/")}
     _write_json(manifest, document)
 
@@ -222,7 +232,7 @@ def apply_ops(bundle: Path, ops: list[dict[str, Any]]) -> None:
         kind = op["op"]
         path = bundle / op.get("file", MANIFEST)
         if kind in ("set", "delete"):
-            document = json.loads(path.read_text())
+            document = _read_json(path)
             _write_json(path, pointer_edit(document, op["path"], kind, _value(op)))
         elif kind == "remove_file":
             path.unlink()
@@ -245,7 +255,7 @@ def apply_ops(bundle: Path, ops: list[dict[str, Any]]) -> None:
         elif kind == "rehash":
             _rehash(bundle)
         elif kind == "uppercase_digest":
-            document = json.loads(manifest.read_text())
+            document = _read_json(manifest)
             document["files"][op["name"]] = document["files"][op["name"]].upper()
             _write_json(manifest, document)
         else:

@@ -16,7 +16,8 @@ kinds, recorded after those fixes) was only measured. ``tuning-e`` (seed 5077, r
 fixed against; ``heldout-f`` (seed 52361, fresh) showed one wrong refusal (``architectures`` true), and
 ``probes-b``/``-c``/``-d`` (every config field set to every value of the fuzzer's list, in config.json, in
 base/config.json and in an adapter's model_config) were recorded and fixed against after it.
-``heldout-g`` (seed 70913, fresh, recorded after all of that) was only measured: 0 wrong accepts. The fresh seeds after them are listed in docs/pairjudge.md.
+``heldout-g`` (seed 70913) and ``heldout-h`` (seed 11939), fresh, recorded after all of that, were only
+measured: 0 wrong accepts. The fresh seeds after them are listed in docs/pairjudge.md.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from contract.pairjudge import verify_bundle
 
 SETS = ("tuning", "tuning-b", "tuning-c", "heldout", "tuning-d", "heldout-b", "heldout-c", "heldout-d", "tuning-e",
         "tuning-f", "heldout-e", "tuning-g", "probes-a", "heldout-f", "probes-b", "probes-c", "probes-d",
-        "heldout-g")
+        "heldout-g", "heldout-h")
 LAYERS = {"read_manifest": "manifest", "from_pretrained": "full"}
 
 

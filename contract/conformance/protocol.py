@@ -12,7 +12,10 @@ Every exchange is bounded (docs/conformance.md "Limits"): a request is written b
 write that does not complete within the timeout (an adapter that stopped reading stdin) is a dead
 adapter, not a hung runner; answers are read as bytes by a reader thread into a queue of at most
 :data:`QUEUED_LINES` lines of at most :data:`MAX_LINE_BYTES` each, so the runner's memory does not grow
-with what the adapter prints; and the teardown is bounded too: the adapter runs in its own process group,
+with what the adapter prints; its stderr goes to a pipe drained by a third thread that keeps only the
+last :data:`STDERR_KEEP_BYTES` bytes (the rest is counted and discarded, and the dead adapter's message
+says so), so neither memory nor a temporary file grows with what it writes there; and the teardown is
+bounded too: the adapter runs in its own process group,
 which is killed once the adapter has exited or had its grace period, so a child left holding its stdout
 cannot keep the run waiting.
 
@@ -28,13 +31,12 @@ import os
 import queue
 import signal
 import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
@@ -47,6 +49,7 @@ PROTOCOL_SCHEMA: Final = "adapter-protocol.schema.json"
 PROTOCOL_VERSION: Final = formatversion.current("adapter-protocol")
 STDERR_LINES: Final = 6  # the last lines of a dead adapter's stderr shown
 STDERR_LINE_WIDTH: Final = 200
+STDERR_KEEP_BYTES: Final = 64 * 1024  # the tail of an adapter's stderr kept; earlier bytes are discarded
 MAX_LINE_BYTES: Final = 16 * 1024 * 1024  # an answer line longer than this is a dead adapter
 QUEUED_LINES: Final = 4  # answers read ahead; the reader waits (and so does the adapter) beyond that
 READ_CHUNK: Final = 64 * 1024
@@ -126,7 +129,10 @@ class LiveAdapter:
         self.deadline = deadline
         self.budget_text = budget_text
         self._process: subprocess.Popen[bytes] | None = None
-        self._stderr: IO[str] | None = None
+        self._stderr_kept = bytearray()  # the last STDERR_KEEP_BYTES bytes of the adapter's stderr
+        self._stderr_dropped = 0  # bytes of stderr discarded before those
+        self._stderr_lock = threading.Lock()
+        self._stderr_done = threading.Event()
         self._lines: queue.Queue[Line] = queue.Queue(maxsize=QUEUED_LINES)
         self._requests: queue.Queue[bytes | None] = queue.Queue()
         self._written = threading.Semaphore(0)
@@ -136,17 +142,17 @@ class LiveAdapter:
         self._threads: list[threading.Thread] = []
 
     def __enter__(self) -> LiveAdapter:
-        self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
         env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
         try:
             self._process = subprocess.Popen(
-                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 bufsize=0, cwd=self.cwd, env=env, start_new_session=hasattr(os, "killpg"),
             )
         except OSError as exc:
             self._dead = f"adapter command {self.command!r} could not start: {exc}"
+            self._stderr_done.set()
             return self
-        for target in (self._read, self._write):
+        for target in (self._read, self._write, self._drain_stderr):
             thread = threading.Thread(target=target, daemon=True)
             thread.start()
             self._threads.append(thread)
@@ -212,20 +218,48 @@ class LiveAdapter:
         with contextlib.suppress(OSError):
             stdin.close()
 
+    def _drain_stderr(self) -> None:
+        """Read the adapter's stderr as it comes (the stderr thread), keeping the last
+        :data:`STDERR_KEEP_BYTES` bytes and counting the rest; the adapter never blocks on a full pipe."""
+        assert self._process is not None and self._process.stderr is not None
+        fd = self._process.stderr.fileno()
+        try:
+            while True:
+                try:
+                    chunk = os.read(fd, READ_CHUNK)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    return
+                with self._stderr_lock:
+                    self._stderr_kept += chunk
+                    excess = len(self._stderr_kept) - STDERR_KEEP_BYTES
+                    if excess > 0:
+                        del self._stderr_kept[:excess]
+                        self._stderr_dropped += excess
+        finally:
+            self._process.stderr.close()
+            self._stderr_done.set()
+
     @property
     def dead(self) -> str | None:
         """Why the adapter can answer no more, or ``None`` while it is alive."""
         return self._dead
 
     def _stderr_tail(self) -> list[str]:
-        if self._stderr is None:
-            return []
-        self._stderr.flush()
-        size = self._stderr.seek(0, os.SEEK_END)
-        self._stderr.seek(max(0, size - STDERR_LINES * STDERR_LINE_WIDTH * 8))  # the tail, not the whole file
-        lines = [line.rstrip() for line in self._stderr.read().splitlines() if line.strip()]
-        return [line if len(line) <= STDERR_LINE_WIDTH else line[:STDERR_LINE_WIDTH] + "..."
+        """The last :data:`STDERR_LINES` lines of the adapter's stderr (waiting up to :data:`JOIN_GRACE`
+        seconds for what a killed adapter wrote last), and a line saying how many bytes were discarded."""
+        self._stderr_done.wait(timeout=JOIN_GRACE)
+        with self._stderr_lock:
+            text = self._stderr_kept.decode("utf-8", "replace")
+            dropped = self._stderr_dropped
+        lines = [line.rstrip() for line in text.splitlines() if line.strip()]
+        tail = [line if len(line) <= STDERR_LINE_WIDTH else line[:STDERR_LINE_WIDTH] + "..."
                 for line in lines[-STDERR_LINES:]]
+        if dropped:
+            tail.insert(0, f"({dropped} earlier bytes of its stderr were discarded: the runner keeps the last"
+                           f" {STDERR_KEEP_BYTES // 1024} KiB)")
+        return tail
 
     def _die(self, case_id: str, why: str) -> dict[str, Any]:
         if self._process is not None:
@@ -300,5 +334,3 @@ class LiveAdapter:
             self._closing.set()
             for thread in self._threads:
                 thread.join(timeout=JOIN_GRACE)
-        if self._stderr is not None:
-            self._stderr.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -21,7 +22,7 @@ from contract.cli import conformance as cli
 from contract.conformance.adapter import answer
 from contract.conformance.corpus import load_cases
 from contract.conformance.divergences import DivergenceFileError, load
-from contract.conformance.protocol import MAX_LINE_BYTES, QUEUED_LINES, LiveAdapter
+from contract.conformance.protocol import MAX_LINE_BYTES, QUEUED_LINES, STDERR_KEEP_BYTES, LiveAdapter
 from contract.conformance.report import as_text
 from contract.conformance.runner import LIVE, Implementation, run
 
@@ -239,3 +240,40 @@ def test_floors_follow_what_each_adapter_of_the_project_answers() -> None:
     assert support_floor("training", "manifest", cases)[0] == 1
     assert support_floor("engine", "manifest", cases)[0] == manifests  # every case is recorded
     assert support_floor("mine", "features", cases)[0] == 1
+
+
+def _open_file_sizes() -> list[int]:
+    """Sizes of the regular files this process holds open (Linux: /proc/self/fd)."""
+    sizes = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            info = os.stat(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            sizes.append(info.st_size)
+    return sizes
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc/self/fd")
+def test_an_adapters_stderr_is_kept_only_up_to_its_cap(tmp_path: Path) -> None:
+    """Issue 22 (left by stop 28): an adapter writing 48 MiB to stderr before dying costs the runner no
+    more than the kept tail: no file of that size open, no memory of it; the message ends with the last
+    line and says how much was discarded."""
+    command = _script(tmp_path, "noisy.py", (
+        "import sys\n"
+        "sys.stdin.readline()\n"
+        "block = ('e' * 1023 + '\\n') * 1024\n"
+        "for _ in range(48): sys.stderr.write(block)\n"
+        "sys.stderr.write('the last word\\n'); sys.stderr.flush()\n"
+        "sys.exit(3)\n")).split()
+    case = load_cases(["engine-compatibility"])[0]
+    with LiveAdapter("noisy", command, 60) as adapter:
+        answer_ = adapter.ask(case.request_line())
+        held = max(_open_file_sizes(), default=0)
+    assert held < STDERR_KEEP_BYTES * 4, f"the runner holds a {held}-byte file open for the adapter's stderr"
+    assert answer_["status"] == "error" and "exited (status 3) without answering" in answer_["message"]
+    assert answer_["message"].rstrip().endswith("the last word"), answer_["message"][-300:]
+    dropped = 48 * 1024 * 1024 + len("the last word\n") - STDERR_KEEP_BYTES
+    assert (f"({dropped} earlier bytes of its stderr were discarded: the runner keeps the last"
+            f" {STDERR_KEEP_BYTES // 1024} KiB)") in answer_["message"]

@@ -12,9 +12,12 @@ The cut is a function of the input alone (the rows' decoded sizes, the row cap, 
 resumed run cuts where the first one did and the Dask writer, which sees the same rows, cuts the same
 row groups (:func:`chunk_lengths`).
 
-Sizes counted per row: the byte length of each text/binary value (a null counts 0) and the byte width
-of each fixed-width column. Nested columns (lists, structs, maps) are not measured per row; they are
-carried, and bounded by the row cap and the Parquet pages Arrow reads (see docs/enrichment.md).
+Sizes counted per row: the byte length of each text/binary value (a null counts 0), the byte width of
+each fixed-width value, and for a nested column (lists, maps, structs, at any depth) the sum over the
+values it holds, each list element adding its 4-byte offset (:func:`cell_sizes`); a nested cell is
+capped at :data:`CELL_LIMIT` like a text cell. What Arrow holds while it decodes a batch (pages,
+dictionaries) is bounded before the batch is decoded, from the page headers
+(:mod:`contract.enrichment.batchplan`).
 """
 
 from __future__ import annotations
@@ -63,26 +66,62 @@ def _value_lengths(pa: Any, column: Any) -> npt.NDArray[np.int64]:
 
 def _byte_width(kind: Any) -> int:
     try:
-        return int(kind.bit_width) // 8
+        bits = int(kind.bit_width)
     except (ValueError, AttributeError):  # not a fixed-width type
         return 0
+    return max(1, bits // 8) if bits > 0 else 0  # a boolean counts a byte
+
+
+def _list_like(pa: Any, kind: Any) -> bool:
+    tests = ("is_list", "is_large_list", "is_fixed_size_list", "is_list_view", "is_large_list_view", "is_map")
+    return any(getattr(pa.types, test, lambda _: False)(kind) for test in tests)
+
+
+def cell_sizes(pa: Any, column: Any) -> npt.NDArray[np.int64]:
+    """The decoded bytes of each cell of an array or chunked array, of any type (nested included),
+    without expanding dictionary values."""
+    import pyarrow.compute as pc
+
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    kind = column.type
+    if is_binary_like(pa, kind):
+        return _value_lengths(pa, column)
+    if pa.types.is_dictionary(kind):  # of fixed-width values (text and binary are measured above)
+        return np.full(len(column), _byte_width(kind.value_type), dtype=np.int64)
+    if (width := _byte_width(kind)) > 0 or pa.types.is_null(kind):
+        return np.full(len(column), width, dtype=np.int64)
+    if pa.types.is_struct(kind):
+        sizes = np.zeros(len(column), dtype=np.int64)
+        for child in column.flatten():
+            sizes += cell_sizes(pa, child)
+        return sizes
+    if _list_like(pa, kind):
+        if pa.types.is_map(kind):
+            column = column.view(pa.list_(pa.field("entries", column.values.type, nullable=False)))
+        children = cell_sizes(pa, pc.list_flatten(column)) + 4  # each element's offset
+        parents = np.asarray(pc.list_parent_indices(column).to_numpy(zero_copy_only=False), dtype=np.int64)
+        return np.bincount(parents, weights=children, minlength=len(column)).astype(np.int64)
+    # anything else (a union, an extension type): its buffers shared evenly, rounded up
+    total = int(column.get_total_buffer_size()) if len(column) else 0
+    return np.full(len(column), -(-total // max(1, len(column))), dtype=np.int64)
 
 
 def row_sizes(pa: Any, table: Any, names: list[str] | None = None) -> npt.NDArray[np.int64]:
     """Each row's decoded bytes over ``names`` (default every column) of a table or record batch;
-    :class:`CellTooLarge` for a cell over :data:`CELL_LIMIT`. Dictionary columns are not expanded."""
+    :class:`CellTooLarge` for a text, binary or nested cell over :data:`CELL_LIMIT`. Dictionary columns
+    are not expanded."""
     sizes = np.zeros(table.num_rows, dtype=np.int64)
     for name in names if names is not None else table.schema.names:
-        column = table.column(name)
         kind = table.schema.field(name).type
-        if is_binary_like(pa, kind):
-            lengths = _value_lengths(pa, column)
-            if lengths.size and int(lengths.max()) > CELL_LIMIT:
-                row = int(np.argmax(lengths > CELL_LIMIT))
-                raise CellTooLarge(name, row, int(lengths[row]))
-            sizes += lengths
-        elif (width := _byte_width(kind)) > 0:
+        if not pa.types.is_dictionary(kind) and (width := _byte_width(kind)) > 0:
             sizes += width
+            continue
+        lengths = cell_sizes(pa, table.column(name))
+        if lengths.size and int(lengths.max()) > CELL_LIMIT:
+            row = int(np.argmax(lengths > CELL_LIMIT))
+            raise CellTooLarge(name, row, int(lengths[row]))
+        sizes += lengths
     return sizes
 
 

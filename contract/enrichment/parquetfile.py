@@ -5,10 +5,13 @@ The file layer under the two Parquet formats (:mod:`~contract.enrichment.parquet
 read without letting memory follow its size, and how an output is written so that its bytes are a
 function of the rows alone.
 
-Reading: text and binary columns in dictionary form (a repeated value is decoded once), buffered column
-reads without pre-buffering (otherwise Arrow reads whole row groups ahead), every row's decoded size
-measured from the value lengths, a cell over :data:`~contract.enrichment.budget.CELL_LIMIT` refused naming
-its row and column, chunks cut by rows and decoded bytes (:class:`~contract.enrichment.budget.Cutter`),
+Reading: the file opened once, a regular file only, its footer within a limit, and every row group read
+in batches whose cost to Arrow (pages, dictionaries, values) is bounded from its page headers before it
+is decoded (:mod:`~contract.enrichment.batchplan`); text and binary leaf columns in dictionary form (a
+repeated value is decoded once), buffered column reads without pre-buffering (otherwise Arrow reads whole
+row groups ahead), every row's decoded size measured from the value lengths (nested columns too), a cell
+over :data:`~contract.enrichment.budget.CELL_LIMIT` refused naming its row and column, chunks cut by rows
+and decoded bytes (:class:`~contract.enrichment.budget.Cutter`),
 view types made plain (:mod:`~contract.enrichment.views`). Data that turns out unreadable part-way (a
 corrupt page) is an :class:`~contract.enrichment.rows.InputError` naming the file.
 
@@ -25,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from contract.core.stagedfile import StagedFile, sync_path
-from contract.enrichment import budget
+from contract.enrichment import batchplan, budget, pages
 from contract.enrichment.format import Chunk
 from contract.enrichment.rows import EnrichmentError, InputError
 from contract.enrichment.table import require_pyarrow
@@ -52,18 +55,31 @@ def _pq() -> Any:
 
 
 def read_raw_schema(path: Path) -> pa.Schema:
-    """The Arrow schema a Parquet file stores, as it is (no view type made plain, nothing checked)."""
+    """The Arrow schema a Parquet file stores, as it is (no view type made plain, nothing checked); a
+    file that is not regular, or whose footer is over the footer limit, is refused (:mod:`batchplan`)."""
     pa = require_pyarrow()
     try:
-        return _pq().read_schema(path)
+        with batchplan.open_parquet(path) as source:
+            return source.file.schema.to_arrow_schema()
+    except batchplan.ReadTooLarge as exc:
+        raise EnrichmentError(f"{path}: {exc}") from None
     except (pa.ArrowException, OSError) as exc:
         raise EnrichmentError(f"{path}: not a readable Parquet file ({exc})") from None
+
+
+def read_metadata(path: Path) -> Any:
+    """The file's Parquet metadata (its footer, within the footer limit); Arrow's errors and OSError pass."""
+    try:
+        with batchplan.open_parquet(path) as source:
+            return source.file.metadata
+    except batchplan.ReadTooLarge as exc:
+        raise EnrichmentError(f"{path}: {exc}") from None
 
 
 def check_cell_metadata(path: Path) -> None:
     """Refuse, before reading any data, a column chunk whose recorded uncompressed size shows a cell over
     the cell limit (its values average more than the limit): such a page would have to be decoded whole."""
-    metadata = _pq().ParquetFile(path).metadata
+    metadata = read_metadata(path)
     for group in range(metadata.num_row_groups):
         row_group = metadata.row_group(group)
         for index in range(row_group.num_columns):
@@ -78,13 +94,13 @@ def check_cell_metadata(path: Path) -> None:
 
 
 def input_rows(path: Path) -> int:
-    return int(_pq().ParquetFile(path).metadata.num_rows)
+    return int(read_metadata(path).num_rows)
 
 
 def rows_per_chunk(path: Path, chunk_size: int, chunk_bytes: int) -> int:
     """Rows per chunk for this file: ``chunk_size``, or fewer so that a chunk of the widest row group's
     rows stays within ``chunk_bytes`` (uncompressed, as the Parquet metadata records it); at least 1."""
-    metadata = _pq().ParquetFile(path).metadata
+    metadata = read_metadata(path)
     widest = 0.0
     for index in range(metadata.num_row_groups):
         group = metadata.row_group(index)
@@ -101,10 +117,17 @@ def read_plain_table(path: Path) -> pa.Table:
     pa = require_pyarrow()
     try:
         source, plain = _open(path)
-        table = source.read()
-        _checked_sizes(pa, path, table, 1)
-        return plain_table(pa, table, plain)
-    except (pa.ArrowException, OSError) as exc:
+        with source:
+            pieces = []
+            row = 1
+            for batch in batchplan.batches(source, READ_BATCH_ROWS, READ_BATCH_BYTES):
+                _checked_sizes(pa, path, batch, row)
+                row += batch.num_rows
+                pieces.append(plain_table(pa, batch, plain))
+        return pa.concat_tables(pieces).combine_chunks() if pieces else plain.empty_table()
+    except batchplan.ReadTooLarge as exc:
+        raise InputError(f"{path}: {exc}; nothing was written") from None
+    except (pa.ArrowException, OSError, pages.PageError) as exc:
         raise InputError(f"{path}: the Parquet data cannot be read ({exc}); nothing was written") from None
 
 
@@ -125,23 +148,23 @@ def iter_table_chunks(path: Path, chunk_size: int, chunk_bytes: int) -> Iterator
     pa = require_pyarrow()
     try:
         yield from _table_chunks(pa, path, chunk_size, chunk_bytes)
-    except (pa.ArrowException, OSError) as exc:
+    except batchplan.ReadTooLarge as exc:
+        raise InputError(f"{path}: {exc}; nothing was written") from None
+    except (pa.ArrowException, OSError, pages.PageError) as exc:
         raise InputError(f"{path}: the Parquet data cannot be read ({exc}); nothing was written") from None
 
 
-READ_BUFFER_BYTES = 1 << 20
+READ_BATCH_ROWS = 1000  # a whole-file read (a Dask shard) decodes batches of at most this many rows
+READ_BATCH_BYTES = 16 << 20  # and of about this many bytes
 
 
-def _open(path: Path) -> tuple[Any, pa.Schema]:
+def _open(path: Path) -> tuple[batchplan.ParquetInput, pa.Schema]:
     # Buffered column reads, no pre-buffering: otherwise Arrow reads whole row groups ahead, and memory
     # follows the file's size (1 GB of 1 MB rows: 1.1 GiB in Arrow's pool, against 160 MiB buffered).
-    # Text and binary columns in dictionary form: a repeated value is decoded once, never per row.
-    pa = require_pyarrow()
-    schema = _pq().read_schema(path)
-    text = [field.name for field in schema
-            if budget.is_binary_like(pa, field.type) and not pa.types.is_dictionary(field.type)]
-    source = _pq().ParquetFile(path, buffer_size=READ_BUFFER_BYTES, pre_buffer=False, read_dictionary=text)
-    return source, plain_schema(schema)
+    # Text and binary leaf columns in dictionary form: a repeated value is decoded once, never per row;
+    # each row group read in batches planned from its page headers (contract.enrichment.batchplan).
+    source = batchplan.open_parquet(path, dictionary=True)
+    return source, plain_schema(source.file.schema.to_arrow_schema())
 
 
 def _checked_sizes(pa: Any, path: Path, table: Any, first_row: int) -> Any:
@@ -156,19 +179,20 @@ def _checked_sizes(pa: Any, path: Path, table: Any, first_row: int) -> Any:
 
 def _table_chunks(pa: Any, path: Path, chunk_size: int, chunk_bytes: int) -> Iterator[pa.Table]:
     source, plain = _open(path)
-    cutter = budget.Cutter(chunk_size, chunk_bytes)
-    pending: list[pa.Table] = []
-    row = 1
-    for batch in source.iter_batches(batch_size=chunk_size):
-        sizes = _checked_sizes(pa, path, batch, row)
-        row += batch.num_rows
-        for start, stop, ends in cutter.pieces(sizes):
-            pending.append(plain_table(pa, batch.slice(start, stop - start), plain))
-            if ends:
-                yield pa.concat_tables(pending).combine_chunks()
-                pending = []
-    if pending:
-        yield pa.concat_tables(pending).combine_chunks()
+    with source:
+        cutter = budget.Cutter(chunk_size, chunk_bytes)
+        pending: list[pa.Table] = []
+        row = 1
+        for batch in batchplan.batches(source, chunk_size, chunk_bytes):
+            sizes = _checked_sizes(pa, path, batch, row)
+            row += batch.num_rows
+            for start, stop, ends in cutter.pieces(sizes):
+                pending.append(plain_table(pa, batch.slice(start, stop - start), plain))
+                if ends:
+                    yield pa.concat_tables(pending).combine_chunks()
+                    pending = []
+        if pending:
+            yield pa.concat_tables(pending).combine_chunks()
 
 
 def write_part(path: Path, table: pa.Table) -> None:
@@ -231,9 +255,9 @@ def finished(path: Path, stamp: dict[bytes, bytes], rows: int) -> str | None:
     rows, or ``None`` when it is (``--resume`` keeps such an output)."""
     pa = require_pyarrow()
     try:
-        meta = _pq().ParquetFile(path).metadata
+        meta = read_metadata(path)
         found = meta.metadata or {}
-    except (OSError, pa.ArrowException) as exc:
+    except (OSError, pa.ArrowException, EnrichmentError) as exc:
         return f"it is not a readable Parquet file ({exc})"
     for key, wanted in stamp.items():
         if found.get(key) != wanted:

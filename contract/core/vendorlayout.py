@@ -8,7 +8,9 @@ One ``*`` in both (a run of characters without ``/``) copies every kit file it m
 carried over; ``probesOf`` keeps only the header and the rows of a probe table whose id is a probe of
 that vector file. A plan is the list of target names with their bytes' source; names are checked
 (:func:`name_problem`) wherever they come from, so no layout and no lock can name a file outside the
-target.
+target, nor the lock or a directory in its place. A plan copies each kit file at most once (so no layout,
+and no lock recording one, can make ``vendor`` write more than the kit holds), and never names one path
+both as a file and as a directory holding another.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ def name_problem(name: object) -> str | None:
         return say("name.dotSegment")
     if any(part == "" for part in parts):
         return say("name.emptySegment")
-    if name == LOCK_NAME:
+    if parts[0] == LOCK_NAME:  # the lock itself, or a directory in the lock's place
         return say("name.lockName")
     return None
 
@@ -145,6 +147,7 @@ def plan(layout: Layout, root: Path | None = None) -> list[Planned] | Refusal:
     where = layout.origin or layout.name
     every = _kit_files(base)
     planned: dict[str, Planned] = {}
+    copied: set[str] = set()  # kit files planned so far: each at most once, so a plan is at most the kit
     for index, entry in enumerate(layout.document["files"]):
         source, target, probes_of = entry["from"], entry["to"], entry.get("probesOf")
         if source.count("*") != target.count("*") or source.count("*") > 1:
@@ -168,12 +171,21 @@ def plan(layout: Layout, root: Path | None = None) -> list[Planned] | Refusal:
                 return Refusal(say("layout.target", path=where, name=written, entry=index, reason=problem))
             if written in planned:
                 return Refusal(say("layout.twice", path=where, name=written))
+            if name in copied:
+                return Refusal(say("layout.sourceTwice", path=where, entry=index, source=name))
+            copied.add(name)
             planned[written] = Planned(written, name, probes_of)
             if probes_of is not None:  # the rows it keeps are the kit's data: a kit that cannot give them refuses
                 try:
                     planned_bytes(planned[written], base)
                 except ValueError as exc:
                     return Refusal(say("layout.probesOf", path=where, entry=index, reason=str(exc)))
+    for name in sorted(planned):
+        folders = name.split("/")[:-1]
+        for depth in range(1, len(folders) + 1):
+            folder = "/".join(folders[:depth])
+            if folder in planned:
+                return Refusal(say("layout.fileAndDirectory", path=where, name=folder, inside=name))
     return [planned[name] for name in sorted(planned)]
 
 

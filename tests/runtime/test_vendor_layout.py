@@ -308,3 +308,42 @@ def test_a_failed_first_vendor_beside_other_files_takes_back_what_it_wrote(capsy
     assert sorted(p.relative_to(target).as_posix() for p in target.rglob("*")) == ["prerank", "prerank/probe-pairs.tsv"]
     monkeypatch.undo()
     assert _run(capsys, "vendor", "--layout", "training", str(target))[0] == 0
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ([{"from": "golden/probes.tsv", "to": "a.tsv"}, {"from": "golden/probes.tsv", "to": "b.tsv"}],
+     "entry 1 copies golden/probes.tsv again (a layout copies each kit file at most once)"),
+    ([{"from": "golden/recorded/kcp-13.engine-*.json", "to": "a/*"},
+      {"from": "golden/recorded/kcp-13.engine-*.json", "to": "b/*"}],
+     "entry 1 copies golden/recorded/kcp-13.engine-0.9.1.json again (a layout copies each kit file at most once)"),
+    ([{"from": "golden/probes.tsv", "to": "a"}, {"from": "golden/probes.json", "to": "a/b/c.json"}],
+     "a is planned as a file and as the directory of a/b/c.json"),
+    ([{"from": "golden/probes.tsv", "to": f"{LOCK_NAME}/probes.tsv"}],
+     f"the target name {LOCK_NAME}/probes.tsv of entry 0 is refused: it is the lock file itself, or a directory"
+     " in its place"),
+])
+def test_a_layout_that_writes_a_kit_file_twice_or_a_name_as_file_and_directory_is_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, files: list[dict[str, str]], expected: str) -> None:
+    """Issue 22 audit: one kit file copied under any number of names let a 1 MiB layout (or a 4 MiB lock
+    recording one) make ``vendor`` write gigabytes; a name used as a file and as a directory, or a
+    directory where the lock goes, failed only at the write, naming the staging error."""
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps({"layoutVersion": 1, "name": "bad", "files": files}), encoding="utf-8")
+    code, out = _run(capsys, "vendor", "--layout", str(path), str(tmp_path / "t"))
+    assert (code, out) == (1, f"vendor: {path}: {expected}\n")
+    assert not (tmp_path / "t").exists()
+
+
+def test_a_lock_recording_a_layout_that_copies_one_file_many_times_writes_nothing(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A pull request can change the lock; the next ``vendor DIR`` plans from the layout it records."""
+    target = tmp_path / "f"
+    assert _run(capsys, "vendor", "--layout", "training", str(target))[0] == 0
+    lock = json.loads((target / LOCK_NAME).read_text(encoding="utf-8"))
+    lock["layout"]["files"] += [{"from": "golden/recorded/kcp-13.engine-0.12.0.json", "to": f"copy{n}.json"}
+                                for n in range(200)]
+    (target / LOCK_NAME).write_text(json.dumps(lock), encoding="utf-8")
+    before = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
+    code, out = _run(capsys, "vendor", str(target))
+    assert code == 1 and "copies golden/recorded/kcp-13.engine-0.12.0.json again" in out, out
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == before

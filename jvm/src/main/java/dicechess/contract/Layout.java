@@ -69,6 +69,7 @@ public record Layout(String name, Map<?, ?> document) {
         String where = "layout";
         Set<String> every = new HashSet<>(kit.files());
         Map<String, Planned> planned = new TreeMap<>(SchemaSubset::codePointCompare);
+        Set<String> copied = new HashSet<>();  // each kit file at most once: a plan is at most the kit
         List<?> files = (List<?>) document.get("files");
         for (int index = 0; index < files.size(); index++) {
             Map<?, ?> entry = (Map<?, ?>) files.get(index);
@@ -111,6 +112,9 @@ public record Layout(String name, Map<?, ?> document) {
                 if (planned.containsKey(written)) {
                     return Messages.say("layout.twice", "path", where, "name", written);
                 }
+                if (!copied.add(file.getKey())) {
+                    return Messages.say("layout.sourceTwice", "path", where, "entry", index, "source", file.getKey());
+                }
                 Planned item = new Planned(written, file.getKey(), probesOf);
                 planned.put(written, item);
                 if (probesOf != null) {
@@ -122,6 +126,17 @@ public record Layout(String name, Map<?, ?> document) {
                     } catch (IOException ex) {
                         throw new IllegalStateException(ex);
                     }
+                }
+            }
+        }
+        for (String name : planned.keySet()) {
+            String[] folders = name.split("/", -1);
+            StringBuilder folder = new StringBuilder();
+            for (int depth = 0; depth < folders.length - 1; depth++) {
+                folder.append(depth == 0 ? "" : "/").append(folders[depth]);
+                if (planned.containsKey(folder.toString())) {
+                    return Messages.say("layout.fileAndDirectory", "path", where, "name", folder.toString(),
+                        "inside", name);
                 }
             }
         }

@@ -229,7 +229,7 @@ public final class VendorCheck {
                 return Messages.say("name.emptySegment");
             }
         }
-        if (name.equals(Lock.LOCK_NAME)) {
+        if (parts[0].equals(Lock.LOCK_NAME)) {  // the lock itself, or a directory in the lock's place
             return Messages.say("name.lockName");
         }
         return null;

@@ -120,7 +120,7 @@ def _load_schema(root: Path, generated: dict[str, bytes]) -> Callable[[str], byt
         if path in generated:
             return generated[path]
         target = root / path
-        return target.read_bytes() if target.is_file() else None
+        return corpus.read_file(target, path) if target.is_file() else None
     return load
 
 
@@ -210,7 +210,7 @@ def run_regenerate(root: Path, reason: str | None, engine_version: str | None = 
     committed = corpus.read_committed(root, list(generated))
     cells = drift.vector_drift(committed, generated)
     log_file = root / corpus.DRIFT_LOG
-    log_data = log_file.read_bytes() if log_file.is_file() else None
+    log_data = corpus.read_file(log_file) if log_file.is_file() else None
     if cells and reason is None:
         _say(f"refused: {len(cells)} cell(s) of existing probes would change; nothing was written.")
         _say(drift.table(cells))

@@ -18,10 +18,23 @@ from pathlib import Path, PurePosixPath
 
 from contract.core import progress
 from contract.core.errors import CorpusError
+from contract.core.oserrors import os_error_text
 from contract.core.stagedfile import write_atomic
 
 GENERATED_DIRS = ("golden/vectors", "golden/fixtures", "golden/example-package")
 DRIFT_LOG = "golden/drift-log.json"
+FILE_LIMIT = 64 * 1024 * 1024  # bytes of one committed corpus file read (the largest is about 1 MB)
+
+
+def read_file(path: Path, shown: str | None = None) -> bytes:
+    """A committed corpus file's bytes: a regular file (a FIFO is refused, never waited on) of at most
+    :data:`FILE_LIMIT` bytes (raises OSError, or :class:`CorpusError` naming ``shown`` beyond the limit)."""
+    from contract.core.vendorfiles import read_capped
+
+    data = read_capped(path, FILE_LIMIT)
+    if data is None:
+        raise CorpusError(f"{shown or path}: larger than {FILE_LIMIT} bytes (a corpus file is read whole)")
+    return data
 
 
 def is_root(path: Path) -> bool:
@@ -86,7 +99,8 @@ def generate_all(root: Path) -> dict[str, bytes]:
         except CorpusError:
             raise
         except Exception as exc:
-            raise CorpusError(f"generator {name} failed: {type(exc).__name__}: {exc}") from None
+            why = os_error_text(exc) if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"
+            raise CorpusError(f"generator {name} failed: {why}") from None
         if not isinstance(produced, Mapping):
             raise CorpusError(f"generator {name}: generate() must return a mapping of path -> bytes")
         for raw_path, data in produced.items():
@@ -105,7 +119,7 @@ def read_committed(root: Path, paths: list[str]) -> dict[str, bytes | None]:
     result: dict[str, bytes | None] = {}
     for path in paths:
         target = root / path
-        result[path] = target.read_bytes() if target.is_file() else None
+        result[path] = read_file(target, path) if target.is_file() else None
     return result
 
 
@@ -135,7 +149,7 @@ def write_files(root: Path, files: Mapping[str, bytes]) -> WriteSummary:
     unchanged: list[str] = []
     for path, data in files.items():
         target = root / path
-        if target.is_file() and target.read_bytes() == data:
+        if target.is_file() and read_file(target, path) == data:
             unchanged.append(path)
             continue
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -22,6 +22,7 @@ from jsonschema import Draft202012Validator
 from contract.core import formatversion, probetable
 from contract.core.strictjson import StrictJsonError
 from contract.core.strictjson import parse as parse_json
+from contract.golden.corpus import read_file
 
 MANIFEST_SCHEMA = "manifest-{version}"
 REGISTRY = "schema/feature-schemas.json"
@@ -132,9 +133,9 @@ def corpus_files(root: Path, generated: Mapping[str, bytes]) -> dict[str, bytes]
     files = dict(generated)
     for data in SCHEMA_DATA:
         if data not in files and (root / data).is_file():
-            files[data] = (root / data).read_bytes()
+            files[data] = read_file(root / data, data)
     for path in sorted((root / "golden").rglob("*.json")):
         relative = path.relative_to(root).as_posix()
         if relative not in files and schema_name(relative, None) is not None:
-            files[relative] = path.read_bytes()
+            files[relative] = read_file(path, relative)
     return files

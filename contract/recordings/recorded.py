@@ -16,13 +16,16 @@ from pathlib import Path
 
 import numpy as np
 
+from contract.core.oserrors import os_error_reason
 from contract.core.registry import feature_schemas
 from contract.core.strictjson import StrictJsonError
 from contract.core.strictjson import parse as parse_json
+from contract.core.vendorfiles import read_capped
 from contract.recordings import enginelive
 from contract.recordings.vectorfile import VectorFile, VectorFileError, read
 
 RECORDED_DIR = "golden/recorded"
+FILE_LIMIT = 64 * 1024 * 1024  # bytes of one recording read (the largest is about 0.2 MB)
 
 
 @dataclass(frozen=True)
@@ -59,7 +62,14 @@ def recorded_corpora(root: Path) -> tuple[list[VectorFile], list[str]]:
         return corpora, [f"{RECORDED_DIR}: missing"]
     for path in sorted(directory.glob("*.json")):
         name = path.relative_to(root).as_posix()
-        data = path.read_bytes()
+        try:  # a regular file (a FIFO is a problem, never waited on), read up to a cap
+            data = read_capped(path, FILE_LIMIT)
+        except OSError as exc:
+            problems.append(f"{name}: {os_error_reason(exc)}")
+            continue
+        if data is None:
+            problems.append(f"{name}: larger than {FILE_LIMIT} bytes (a recording is read whole)")
+            continue
         if not _is_vector_corpus(data):
             continue
         try:

@@ -30,11 +30,11 @@ def copy_checkout(destination: Path) -> Path:
     return destination
 
 
-def run_golden(root: Path, *args: str, quiet: bool = True) -> subprocess.CompletedProcess[str]:
+def run_golden(root: Path, *args: str, quiet: bool = True, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """``python -m contract.golden`` run inside ``root`` (so that copy's own code and data are used)."""
     command = [sys.executable, "-m", "contract.golden", *(["--quiet"] if quiet else []), *args]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}  # after the cwd, which `python -m` puts first
-    return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=600,
+    return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=timeout,
                           check=False)
 
 

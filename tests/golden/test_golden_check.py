@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ from golden_testkit import ROOT, copy_checkout, edit_vector, run_golden, snapsho
 import generators.probes as probe_generator
 from contract import features
 from contract.cli.golden import main
+from contract.golden.corpus import FILE_LIMIT
 
 
 def test_check_passes_on_the_committed_corpus(capsys: pytest.CaptureFixture[str]) -> None:
@@ -166,3 +168,23 @@ def test_a_directory_that_is_not_a_checkout_is_refused(tmp_path: Path) -> None:
     missing = run_golden(ROOT, "--root", str(tmp_path / "nowhere"), "check")
     assert missing.returncode == 2
     assert "no such directory" in missing.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_or_a_huge_file_in_the_corpus_is_one_line_not_a_hang(tmp_path: Path) -> None:
+    """Issue 22 audit: a FIFO named like a recording (golden/recorded/*.json) made `golden check` wait
+    forever for a writer (killed at 60 s); an oversized file was read whole. Now a corpus file is read
+    only if it is a regular file, up to a cap."""
+    root = copy_checkout(tmp_path / "kit")
+    fifo = root / "golden" / "recorded" / "zz.json"
+    os.mkfifo(fifo)
+    done = run_golden(root, "check", timeout=180)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr[-800:]
+    assert done.stderr.strip().endswith(f"{fifo}: not a regular file"), done.stderr[-800:]
+    assert "[Errno" not in done.stderr
+    fifo.unlink()
+    with open(fifo, "wb") as handle:
+        handle.truncate(FILE_LIMIT + 1)  # sparse
+    done = run_golden(root, "check")
+    assert done.returncode == 1 and done.stderr.strip().endswith(
+        f"golden/recorded/zz.json: larger than {FILE_LIMIT} bytes (a corpus file is read whole)"), done.stderr[-800:]

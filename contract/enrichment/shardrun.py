@@ -21,12 +21,15 @@ errors), a missing input, an input directory without ``*.parquet`` shards, an ou
 the input's directory, or whose parent does not exist, and an output that exists already, unless
 ``overwrite`` (replace it) or ``resume`` (keep it when it is a finished shard of the same schema and
 engine, with the input's row count; otherwise refused naming what differs). The output directory is
-locked (``flock``) while a run holds it.
+locked (``flock``) while a run holds it; holding the lock, a run first removes the temporary siblings
+(``.NAME.tmp-<hex>``) of its shards that a killed run (SIGKILL, a power cut) left half-written.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import stat
 import sys
 import time
 from collections.abc import Iterator
@@ -50,6 +53,7 @@ SHARD_FORMAT = "training"  # what enrich-shards reads and writes (the registry's
 DEFAULT_SHARD_CHUNK_ROWS = 2000
 DEFAULT_SHARD_CHUNK_BYTES = 16 << 20
 SHARD_SUFFIX = ".parquet"
+_TEMPORARY = re.compile(r"\.(?P<name>.+)\.tmp-[0-9a-f]{12}")  # contract.core.stagedfile.temporary_sibling
 
 
 @dataclass(frozen=True)
@@ -229,6 +233,8 @@ def enrich_shards(options: ShardOptions) -> ShardSummary:
     options.output_dir.mkdir(exist_ok=True)
     lock = _lock(options.output_dir) if options.lock else None
     try:
+        if lock is not None:  # no other run writes here: what an interrupted run left half-written can go
+            _remove_stale_temporaries(options.output_dir, [shard.name for shard in shards])
         fmt = formats.get(SHARD_FORMAT)
         todo, kept = _plan(options, shards, engine, fmt)
         return _run(options, engine, fmt, todo=todo, kept=kept, started=started)
@@ -250,12 +256,27 @@ def enrich_one_shard(schema_id: str, shard: str, output_dir: str, engine: str | 
     return summary.refused
 
 
+def _remove_stale_temporaries(directory: Path, names: list[str]) -> None:
+    """Remove the temporary siblings (``.NAME.tmp-<12 hex>``, regular files only) that a run killed while
+    writing shard NAME left behind; the directory lock guarantees no live run is writing them."""
+    wanted = set(names)
+    for path in directory.iterdir():
+        match = _TEMPORARY.fullmatch(path.name)
+        if match is None or match["name"] not in wanted:
+            continue
+        try:
+            if stat.S_ISREG(path.lstat().st_mode):
+                path.unlink()
+        except OSError:  # gone already, or not ours to remove: the run does not depend on it
+            pass
+
+
 def _lock(directory: Path) -> int | None:
     try:
         import fcntl
     except ImportError:  # no flock (Windows): do not start two runs on one output directory there
         return None
-    fd = os.open(directory, os.O_RDONLY)
+    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NONBLOCK", 0))
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

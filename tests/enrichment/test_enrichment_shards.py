@@ -206,3 +206,20 @@ def test_jobs_do_not_change_a_byte(tmp_path: Path) -> None:
     for index in range(3):
         name = f"s{index}.parquet"
         assert (tmp_path / "j1" / name).read_bytes() == (tmp_path / "j2" / name).read_bytes()
+
+
+def test_a_killed_runs_temporary_files_are_removed_by_the_next_run(tmp_path: Path) -> None:
+    """Issue 22 audit: SIGKILL while a shard is written leaves its hidden temporary sibling, which every
+    later run (``--resume`` too) left in OUTPUT_DIR for good. The next run, holding the directory's lock,
+    removes those of its shards; any other file stays."""
+    (tmp_path / "raw").mkdir()
+    write_raw(tmp_path / "raw" / "s.parquet", simple_rows(4))
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / ".s.parquet.tmp-0123456789ab").write_bytes(b"half a shard")
+    (out / ".other.parquet.tmp-0123456789ab").write_bytes(b"not one of this run's shards")
+    (out / ".s.parquet.tmp-notours").write_bytes(b"not a kit temporary name")
+    summary = enrich_shards(ShardOptions("material-7-v1", tmp_path / "raw", out, quiet=True))
+    assert summary.refused == [] and summary.rows == 4
+    assert sorted(path.name for path in out.iterdir()) == [
+        ".other.parquet.tmp-0123456789ab", ".s.parquet.tmp-notours", "s.parquet"]

@@ -113,10 +113,17 @@ class Problem:
 
 
 def _as_path(directory: object) -> Path | Refusal:
+    """``directory`` as a Path; a refusal for anything else, a caller's PathLike whose ``__fspath__``
+    fails or gives bytes included (never raises)."""
     if isinstance(directory, Path):
         return directory
     if isinstance(directory, str | os.PathLike) and not isinstance(directory, bytes):
-        return Path(directory)
+        try:
+            text = os.fspath(directory)
+        except Exception:  # the caller's own __fspath__ failed: not a path this call can use
+            text = None
+        if isinstance(text, str):
+            return Path(text)
     return Refusal(say("target.notAPath", kind=type(directory).__name__))
 
 

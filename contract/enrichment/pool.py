@@ -15,6 +15,14 @@ itself. On Linux each worker asks the kernel for SIGKILL when its parent dies
 (``prctl(PR_SET_PDEATHSIG)`` through ctypes); on every platform a watchdog thread in each worker
 also checks twice a second that its parent is still the process that started it, and ends the
 worker when it is not.
+
+After a SIGKILL of the main process, multiprocessing's resource tracker (a helper process of the
+``spawn`` method) removes the named semaphores of the pool's queues, as it should, and used to print
+``UserWarning: resource_tracker: There appear to be 5 leaked semaphore objects to clean up at shutdown``
+to the run's stderr: a notice about its own clean-up, not a leak of the kit's. The kit starts the
+tracker itself (:func:`_quiet_resource_tracker`) with that one warning filtered out; the semaphores are
+still removed (tests/enrichment/test_enrichment_workers.py checks /dev/shm). A tracker some other code
+of the same process started earlier keeps its own settings.
 """
 
 from __future__ import annotations
@@ -75,6 +83,31 @@ def _worker_start(parent: int) -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
 
 
+_TRACKER_NOTICE = "ignore:resource_tracker:UserWarning:multiprocessing.resource_tracker"
+
+
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (POSIX, ``spawn``) if it is not running, with its
+    "leaked ... objects to clean up at shutdown" warning filtered out: it starts with this interpreter's
+    ``-W`` options (``sys.warnoptions``), so the filter is added for the start only."""
+    if os.name != "posix":
+        return
+    try:
+        from multiprocessing import resource_tracker
+    except ImportError:
+        return
+    added = _TRACKER_NOTICE not in sys.warnoptions
+    if added:
+        sys.warnoptions.append(_TRACKER_NOTICE)
+    try:
+        resource_tracker.ensure_running()
+    except (OSError, AttributeError):  # no tracker here: multiprocessing starts its own when it needs one
+        pass
+    finally:
+        if added:
+            sys.warnoptions.remove(_TRACKER_NOTICE)
+
+
 @contextmanager
 def _interrupts_held() -> Iterator[None]:
     """Hold Ctrl-C (and SIGTERM) while ``submit`` may spawn a worker: the child inherits the blocked
@@ -103,6 +136,7 @@ def run_bounded(
         return
     limit = IN_FLIGHT_PER_JOB * jobs
     context = multiprocessing.get_context("spawn")
+    _quiet_resource_tracker()
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_start,
                              initargs=(os.getpid(),)) as pool:
         pending: set[Future[Result]] = set()

@@ -222,6 +222,12 @@ LAYOUT_LOCKS: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
         "layoutVersion": 3, "files": [{"from": 1, "to": 2}], "extra": None}})),
     ("a probesOf the kit cannot read", lambda lock: json.dumps({**lock, "layout": _training_entries(
         lock["layout"], {"probesOf": "golden/drift-log.json"})})),
+    ("a kit file copied twice", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "files": [
+        *lock["layout"]["files"], {"from": "golden/recorded/kcp-13.engine-0.12.0.json", "to": "again.json"}]}})),
+    ("a name as a file and a directory", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "files": [
+        *lock["layout"]["files"], {"from": "schema/feature-schemas.json", "to": "kcp13"}]}})),
+    ("a to under the lock's name", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "files": [
+        {"from": "schema/feature-schemas.json", "to": f"{LOCK_NAME}/x.json"}]}})),
     ("a source the kit no longer has", lambda lock: json.dumps({**lock, "layout": {**lock["layout"], "files": [
         *lock["layout"]["files"], {"from": "schema/nothing.json", "to": "n.json"}]}})),
     ("a locked file the layout does not write", lambda lock: json.dumps(

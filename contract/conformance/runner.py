@@ -209,6 +209,26 @@ def budget_text(budget: float) -> str:
     return f"the run's overall budget of {budget:g} s (--budget)"
 
 
+TEXT_KEPT: Final = 4096  # characters of an answer's text kept for the report (expected texts are far shorter)
+
+
+def kept_answer(answer: dict[str, Any], case: Case) -> dict[str, Any]:
+    """``answer`` as the run keeps it for its report: a text longer than :data:`TEXT_KEPT` characters cut
+    (saying how much was dropped), a list longer than the expected vector (or than 16 items) cut to one
+    item more. Neither changes what :func:`compare` says: an expected text is shorter than what is kept
+    (an exact or a prefix comparison gives the same result), and a longer list stays longer. So the
+    run's memory is bounded by the number of cases, whatever each answer line (up to 16 MiB) holds."""
+    kept: dict[str, Any] = {}
+    for key, value in answer.items():
+        kept[key] = value
+        if isinstance(value, str) and len(value) > TEXT_KEPT:
+            kept[key] = f"{value[:TEXT_KEPT]}... [{len(value) - TEXT_KEPT} more characters not kept]"
+        elif isinstance(value, list):
+            want = case.expected.fields.get(key)
+            kept[key] = value[:(len(want) if isinstance(want, list) else 15) + 1]
+    return kept
+
+
 def ask_all(implementation: Implementation, cases: Sequence[Case], timeout: float,
             deadline: float | None = None, budget: float = DEFAULT_BUDGET) -> list[dict[str, Any]]:
     if implementation.mode == RECORDED:
@@ -217,7 +237,7 @@ def ask_all(implementation: Implementation, cases: Sequence[Case], timeout: floa
     with LiveAdapter(implementation.name, implementation.command, timeout, deadline=deadline,
                      budget_text=budget_text(budget)) as adapter:
         for case in cases:
-            answers.append(adapter.ask(case.request_line()))
+            answers.append(kept_answer(adapter.ask(case.request_line()), case))
             if adapter.dead is not None:
                 raise AdapterFailure(f"implementation {implementation.name!r} "
                                      f"({shlex.join(implementation.command)}) failed at case {case.id}: "

@@ -24,7 +24,7 @@ from contract.conformance.corpus import load_cases
 from contract.conformance.divergences import DivergenceFileError, load
 from contract.conformance.protocol import MAX_LINE_BYTES, QUEUED_LINES, STDERR_KEEP_BYTES, LiveAdapter
 from contract.conformance.report import as_text
-from contract.conformance.runner import LIVE, Implementation, run
+from contract.conformance.runner import LIVE, TEXT_KEPT, Implementation, run
 
 HARD_LIMIT = 90.0  # seconds a hang-prone command may take before the test calls it a hang
 pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
@@ -242,17 +242,17 @@ def test_floors_follow_what_each_adapter_of_the_project_answers() -> None:
     assert support_floor("mine", "features", cases)[0] == 1
 
 
-def _open_file_sizes() -> list[int]:
-    """Sizes of the regular files this process holds open (Linux: /proc/self/fd)."""
-    sizes = []
+def _open_files() -> dict[tuple[int, int], int]:
+    """(device, inode) -> size of every regular file this process holds open (Linux: /proc/self/fd)."""
+    found = {}
     for fd in os.listdir("/proc/self/fd"):
         try:
             info = os.stat(f"/proc/self/fd/{fd}")
         except OSError:
             continue
         if stat.S_ISREG(info.st_mode):
-            sizes.append(info.st_size)
-    return sizes
+            found[(info.st_dev, info.st_ino)] = info.st_size
+    return found
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc/self/fd")
@@ -268,12 +268,43 @@ def test_an_adapters_stderr_is_kept_only_up_to_its_cap(tmp_path: Path) -> None:
         "sys.stderr.write('the last word\\n'); sys.stderr.flush()\n"
         "sys.exit(3)\n")).split()
     case = load_cases(["engine-compatibility"])[0]
+    before = _open_files()  # pytest's own capture files among them
     with LiveAdapter("noisy", command, 60) as adapter:
         answer_ = adapter.ask(case.request_line())
-        held = max(_open_file_sizes(), default=0)
+        held = max((size for key, size in _open_files().items() if key not in before), default=0)
     assert held < STDERR_KEEP_BYTES * 4, f"the runner holds a {held}-byte file open for the adapter's stderr"
     assert answer_["status"] == "error" and "exited (status 3) without answering" in answer_["message"]
     assert answer_["message"].rstrip().endswith("the last word"), answer_["message"][-300:]
     dropped = 48 * 1024 * 1024 + len("the last word\n") - STDERR_KEEP_BYTES
     assert (f"({dropped} earlier bytes of its stderr were discarded: the runner keeps the last"
             f" {STDERR_KEEP_BYTES // 1024} KiB)") in answer_["message"]
+
+
+def test_the_run_keeps_a_bounded_part_of_each_answer(tmp_path: Path) -> None:
+    """Issue 22 audit: a line is capped at 16 MiB, but every answer was kept whole for the report, so an
+    adapter answering each case with a 15 MiB message took the runner to 2 GB for 119 cases (20 GB for
+    the corpus). Now each answer keeps a bounded part; what the comparison says does not change."""
+    command = _script(tmp_path, "wordy.py", (
+        "import json, sys\n"
+        "pad = 'x' * (2 << 20)\n"
+        "for line in sys.stdin:\n"
+        "    request = json.loads(line)\n"
+        "    if request['kind'] == 'features':\n"
+        "        answer = {'status': 'ok', 'vector': [0.5] * 100000}\n"
+        "    elif request['id'].endswith('0'):\n"
+        "        answer = {'status': 'ok', 'outcome': 'excluded', 'message': pad}\n"
+        "    else:\n"
+        "        answer = {'status': 'error', 'message': pad}\n"
+        "    print(json.dumps({'id': request['id'], **answer}), flush=True)\n"))
+    cases = [*load_cases(["engine-compatibility"])[:12], *load_cases(["features"])[:3]]
+    outcome = run([Implementation("wordy", LIVE, tuple(command.split()))], cases,
+                  ["engine-compatibility", "features"], [])
+    assert not outcome.ok and len(outcome.errors) == 10 and len(outcome.unlisted) == 5
+    dropped = (2 << 20) - TEXT_KEPT
+    for result in outcome.results:
+        if result.case.kind == "features":
+            assert result.status == "disagree"
+            assert len(result.got["vector"]) == len(result.case.expected.fields["vector"]) + 1
+        else:
+            assert result.got["message"] == "x" * TEXT_KEPT + f"... [{dropped} more characters not kept]"
+    assert len(as_text(outcome)) < 200 * 1024

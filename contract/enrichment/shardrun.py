@@ -82,10 +82,17 @@ class ShardSummary:
 
 
 def shard_paths(source: Path) -> list[Path]:
-    """The raw shards of ``source``: the file itself, or the directory's ``*.parquet`` files by name."""
+    """The raw shards of ``source``: the file itself, or the directory's ``*.parquet`` files by name. An
+    entry named like a shard that is not a regular file (a directory of part files, a FIFO) is refused
+    up front rather than skipped: its rows would silently be missing from the output."""
     if source.is_dir():
         found = sorted(path for path in source.iterdir()
-                       if path.name.endswith(SHARD_SUFFIX) and not path.name.startswith(".") and path.is_file())
+                       if path.name.endswith(SHARD_SUFFIX) and not path.name.startswith("."))
+        for path in found:
+            if not path.is_file():
+                raise EnrichmentError(
+                    f"{path}: named like a shard but not a regular file (a directory of part files, as Spark"
+                    " writes, is enriched by giving that directory as INPUT)")
         if not found:
             raise EnrichmentError(f"{source}: no *{SHARD_SUFFIX} shards in this directory")
         return found

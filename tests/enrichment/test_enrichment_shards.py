@@ -223,3 +223,27 @@ def test_a_killed_runs_temporary_files_are_removed_by_the_next_run(tmp_path: Pat
     assert summary.refused == [] and summary.rows == 4
     assert sorted(path.name for path in out.iterdir()) == [
         ".other.parquet.tmp-0123456789ab", ".s.parquet.tmp-notours", "s.parquet"]
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo"])
+def test_an_entry_named_like_a_shard_that_is_no_file_is_refused_not_skipped(tmp_path: Path, kind: str) -> None:
+    """Issue 22 audit: a directory (Spark writes ``x.parquet/`` of part files) or a FIFO named ``*.parquet``
+    in INPUT was skipped without a word, its rows missing from the output."""
+    import os
+
+    (tmp_path / "raw").mkdir()
+    write_raw(tmp_path / "raw" / "a.parquet", simple_rows(3))
+    odd = tmp_path / "raw" / "b.parquet"
+    if kind == "directory":
+        odd.mkdir()
+        write_raw(odd / "part-0.parquet", simple_rows(2))
+    else:
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("FIFOs are POSIX")
+        os.mkfifo(odd)
+    with pytest.raises(EnrichmentError, match=f"^{odd}: named like a shard but not a regular file"):
+        enrich_shards(ShardOptions("material-7-v1", tmp_path / "raw", tmp_path / "out", quiet=True))
+    assert not (tmp_path / "out").exists()
+    if kind == "directory":  # the directory itself is a valid INPUT
+        summary = enrich_shards(ShardOptions("material-7-v1", odd, tmp_path / "out", quiet=True))
+        assert summary.refused == [] and summary.rows == 2

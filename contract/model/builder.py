@@ -45,7 +45,7 @@ from contract.core.registry import feature_schemas
 from contract.core.stagedfile import sync_path, write_atomic
 from contract.model.compatibility import INT_MAX, Version, evaluate, parse_constraint
 from contract.model.manifest_schema import default_of, known_roles
-from contract.model.package import MANIFEST_FILE_NAME, MODEL_FILE_NAME, ModelPackage, path_text
+from contract.model.package import MANIFEST_FILE_NAME, MODEL_FILE_NAME, ModelPackage, ModelTooLarge, path_text
 from contract.model.service import SERVICE_PROFILE
 from contract.model.tensors import check_graph, open_session, read_graph
 
@@ -284,6 +284,8 @@ def _build(spec: PackageSpec, out: Path, engine_version: str | None) -> ModelPac
         return host.prefixed(_publishing(out))
     try:  # read once: the bytes inspected, digested and staged are the same bytes
         graph = read_graph(model)
+    except ModelTooLarge as exc:  # refused unread, as validate refuses it
+        return exc.refusal().prefixed(str(model)).prefixed(_publishing(out))
     except OSError as exc:
         return refusal("package.model.digestError", path=model, reason=os_error_reason(exc)).prefixed(_publishing(out))
     names = _graph_tensor_names(model, graph)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import BinaryIO, Final
 
 from contract.core.arguments import not_a_path, not_a_string
+from contract.core.errors import ContractError
 from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal, refusal
 from contract.core.strictjson import MAX_BYTES
@@ -141,27 +142,32 @@ def _read(path: Path, root: Path | None, limit: int) -> bytes:
         return handle.read(limit)
 
 
-class _TooLarge(Exception):
+class ModelTooLarge(ContractError):
+    """A model file above :data:`MAX_MODEL_BYTES` (``size``: what it holds), refused unread."""
+
     def __init__(self, size: int) -> None:
         super().__init__(size)
         self.size = size
 
+    def refusal(self) -> Refusal:
+        return refusal("package.model.tooLarge", size=self.size, limit=MAX_MODEL_BYTES)
 
-def _read_model(path: Path, root: Path | None) -> bytes:
+
+def read_model(path: Path, root: Path | None = None) -> bytes:
     """The graph's bytes, through one descriptor, refused before reading when it is larger than
-    :data:`MAX_MODEL_BYTES` (raises OSError, _Outside, _TooLarge). Read into one buffer of the file's
+    :data:`MAX_MODEL_BYTES` (raises OSError, _Outside, ModelTooLarge). Read into one buffer of the file's
     size: the bytes digested are the bytes a session is built from, held once."""
     with open_regular(path) as handle:
         if not _still_inside(handle, path, root):
             raise _Outside
         size = os.fstat(handle.fileno()).st_size
         if size > MAX_MODEL_BYTES:
-            raise _TooLarge(size)
+            raise ModelTooLarge(size)
         data = handle.read(size + 1)
         if len(data) > size:  # grown since: whatever it is now, it is read only up to the limit
             data += handle.read(MAX_MODEL_BYTES + 1 - len(data))
             if len(data) > MAX_MODEL_BYTES:
-                raise _TooLarge(len(data))
+                raise ModelTooLarge(len(data))
         return data
 
 
@@ -261,11 +267,11 @@ class ModelPackage:
         assert result.manifest is not None
 
         try:
-            graph = _read_model(model_path, root)
+            graph = read_model(model_path, root)
         except _Outside:
             return outside_refusal(model_text)
-        except _TooLarge as exc:
-            return refusal("package.model.tooLarge", size=exc.size, limit=MAX_MODEL_BYTES).prefixed(model_text)
+        except ModelTooLarge as exc:
+            return exc.refusal().prefixed(model_text)
         except OSError as exc:
             reason = os_error_reason(exc)
             return refusal("package.model.digestError", path=model_text, reason=reason).prefixed(model_text)

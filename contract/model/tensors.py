@@ -18,7 +18,7 @@ from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal, refusal
 from contract.model.externaldata import external_data_refusal
 from contract.model.manifest import Manifest
-from contract.model.package import open_regular
+from contract.model.package import ModelTooLarge, read_model
 
 FLOAT_TENSOR: Final = "tensor(float)"
 DYNAMIC: Final = "batch"
@@ -104,9 +104,9 @@ def check_session(session: SessionLike, manifest: Manifest) -> Refusal | None:
 
 
 def read_graph(model_path: Path) -> bytes:
-    """The graph's bytes, read once from a regular file (raises OSError; never blocks on a FIFO)."""
-    with open_regular(model_path) as handle:
-        return handle.read()
+    """The graph's bytes, read once from a regular file of at most protobuf's 2 GiB (raises OSError, or
+    :class:`~contract.model.package.ModelTooLarge` unread beyond it; never blocks on a FIFO)."""
+    return read_model(model_path)
 
 
 def open_session(graph: bytes) -> Any | Refusal:
@@ -137,6 +137,8 @@ def check_graph(model: Path | bytes, manifest: Manifest) -> Refusal | None:
     else:
         try:
             graph = read_graph(model)
+        except ModelTooLarge as exc:
+            return exc.refusal()
         except OSError as exc:
             return refusal("tensor.graph.unreadable", reason=os_error_reason(exc))
     session = open_session(graph)

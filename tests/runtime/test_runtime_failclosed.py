@@ -91,3 +91,28 @@ def test_a_3_gib_model_is_refused_unread_under_a_2_gib_address_space(tmp_path: P
     assert done.stdout == (f"refusing to serve: {pkg / 'model.onnx'}: model file is 3221225472 bytes, more than "
                            "2147483647: a graph that holds its own weights cannot be larger (protobuf's 2 GiB "
                            "limit; external data is refused)\n")
+
+
+def test_package_build_and_a_graph_path_refuse_a_3_gib_model_unread(tmp_path: Path) -> None:
+    """Issue 22 audit: `package build --model` (and check_graph given a path, as the conformance adapter
+    gives one) read the model whole before any limit: 3.2 GB resident, a MemoryError traceback under this
+    limit. Now refused unread, as validate refuses it."""
+    big = tmp_path / "big.onnx"
+    with open(big, "wb") as model:
+        model.truncate(3 * 1024**3)  # sparse
+    done = subprocess.run([sys.executable, "-m", "contract", "package", "build", "--model", str(big), "--schema",
+                           "kcp-13", "--role", "position-value", "--engine-compatibility", ">=0.12.0 <1.0.0",
+                           "--model-id", "x", "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, check=False, timeout=300, preexec_fn=_limit_address_space)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr[-800:]
+    assert done.stdout + done.stderr == (
+        f"refusing to publish {tmp_path / 'out'}: {big}: model file is {3 * 1024**3} bytes, more than"
+        f" {MAX_MODEL_BYTES}: a graph that holds its own weights cannot be larger (protobuf's 2 GiB limit;"
+        " external data is refused)\n")
+    from contract.model.manifest import read_manifest
+    from contract.model.tensors import check_graph
+
+    manifest = read_manifest((EXAMPLE / "manifest.json").read_bytes(), "0.12.0").manifest
+    assert manifest is not None
+    refused = check_graph(big, manifest)
+    assert refused is not None and refused.code == "package.model.tooLarge"

@@ -31,11 +31,13 @@ from typing import IO, Any
 from contract.core import strictjson
 from contract.core.oserrors import os_error_reason
 from contract.core.stagedfile import StagedFile, write_atomic
+from contract.core.vendorfiles import read_capped
 from contract.enrichment.format import Batch, Chunk, Companion, Encoded, Reject
 from contract.enrichment.metadata import metadata_text, sidecar_path
 from contract.enrichment.rows import EnrichmentError, RowBatch
 from contract.enrichment.targets import naming
 from contract.features.rows import BadRow, format_vectors
+from contract.model.package import open_regular
 
 NAME = "jsonl"
 EXTENSIONS = (".jsonl", ".ndjson")
@@ -246,11 +248,12 @@ def input_rows(path: Path) -> int | None:
 def finished(path: Path, schema_id: str, engine: str | None, rows: int) -> str | None:
     """Why ``path`` is not a complete output of ``schema_id`` with ``rows`` lines, or ``None``."""
     sidecar = sidecar_path(path)
-    try:
-        if sidecar.read_bytes() != metadata_text(schema_id).encode("utf-8"):
+    wanted = metadata_text(schema_id).encode("utf-8")
+    try:  # a regular file, read no further than this run's sidecar could be
+        if read_capped(sidecar, len(wanted)) != wanted:
             return f"its metadata sidecar {sidecar.name} is not this run's"
         count = 0
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             while block := handle.read(1 << 20):
                 count += block.count(b"\n")
     except OSError as exc:

@@ -40,6 +40,7 @@ from typing import Any
 import contract
 from contract.core import strictjson
 from contract.core.stagedfile import temporary_sibling, write_atomic
+from contract.core.vendorfiles import read_capped
 from contract.enrichment.rows import EnrichmentError
 
 try:
@@ -174,8 +175,11 @@ class PartStore:
 
     def _check_state(self, state: dict[str, Any]) -> str:
         """Compare the recorded state with this run's; return the recorded run id."""
-        try:
-            recorded = strictjson.parse((self.dir / STATE_FILE).read_bytes())
+        try:  # a regular file (a FIFO is refused, never waited on), read up to the strict reader's cap
+            data = read_capped(self.dir / STATE_FILE, strictjson.MAX_BYTES)
+            if data is None:
+                raise OSError(f"larger than {strictjson.MAX_BYTES} bytes")
+            recorded = strictjson.parse(data)
         except (OSError, strictjson.StrictJsonError) as exc:
             raise EnrichmentError(f"cannot resume: {self.dir / STATE_FILE} is unreadable ({exc})") from None
         if not isinstance(recorded, dict) or not isinstance(recorded.get(RUN_KEY), str):

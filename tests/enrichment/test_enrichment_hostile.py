@@ -114,3 +114,22 @@ def test_a_list_view_column_is_read_as_a_list(tmp_path: Path) -> None:
     assert table.column("tags").to_pylist() == tags
     assert table.column("big").to_pylist() == tags
     assert table.column("nested").to_pylist() == nested
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="FIFOs are POSIX")
+def test_resume_never_waits_on_a_fifo_in_the_parts_directory(tmp_path: Path) -> None:
+    """Issue 22 audit: ``--resume`` read ``OUT.parts/state.json`` with ``read_bytes()``: a FIFO there made
+    it wait forever for a writer. It is read as a capped regular file now."""
+    import os
+
+    from enrichment_data import run_cli, write_jsonl
+
+    source = write_jsonl(tmp_path / "in.jsonl", corpus_rows(20))
+    out = tmp_path / "out.jsonl"
+    (tmp_path / "out.jsonl.parts").mkdir()
+    os.mkfifo(tmp_path / "out.jsonl.parts" / "state.json")
+    done = run_cli("extract", "--schema", "material-7-v1", "--input", source, "--output", out, "--resume",
+                   timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert f"cannot resume: {tmp_path / 'out.jsonl.parts' / 'state.json'} is unreadable (" in done.stderr
+    assert "not a regular file" in done.stderr

@@ -39,6 +39,18 @@ def is_text_path(value: object) -> TypeGuard[str | os.PathLike[str]]:
         return False
 
 
+def unusable_path(text: str) -> str | None:
+    """Why the path ``text`` cannot name a file at all (a NUL character, or a character the file system's
+    encoding cannot hold, such as a lone surrogate), or ``None``. The OS calls raise for those."""
+    if "\0" in text:
+        return "it holds a NUL character"
+    try:
+        os.fsencode(text)
+    except UnicodeError:
+        return "it holds a character the file system's encoding cannot hold (a lone surrogate)"
+    return None
+
+
 def not_a_path(argument: str, value: object) -> Refusal | None:
     """None when ``value`` is a text path, else the refusal naming ``argument``."""
     return None if is_text_path(value) else wrong_type(argument, A_PATH, value)

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from contract import __version__
+from contract.core.arguments import unusable_path
 from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal
 from contract.core.stagedfile import sync_path, temporary_sibling, write_atomic
@@ -123,7 +124,8 @@ def _as_path(directory: object) -> Path | Refusal:
         except Exception:  # the caller's own __fspath__ failed: not a path this call can use
             text = None
         if isinstance(text, str):
-            return Path(text)
+            problem = unusable_path(text)
+            return Path(text) if problem is None else Refusal(say("target.badPath", directory=text, reason=problem))
     return Refusal(say("target.notAPath", kind=type(directory).__name__))
 
 
@@ -337,6 +339,14 @@ def vendor(directory: object, layout: Layout | str | None = None) -> Vendored | 
     target = _as_path(directory)
     if isinstance(target, Refusal):
         return target
+    try:
+        return _vendor(target, layout)
+    except OSError as exc:  # one the steps did not name themselves (a name too long for the file system)
+        return Refusal(say("target.writeFailed", path=exc.filename or target, reason=os_error_reason(exc),
+                           directory=target))
+
+
+def _vendor(target: Path, layout: Layout | str | None) -> Vendored | Refusal:
     if layout is None:
         previous = read_lock(target) if target.is_dir() and not target.is_symlink() else None
         chosen: Layout | Refusal = previous.layout if isinstance(previous, Lock) else Layout(KIT_LAYOUT)
@@ -405,6 +415,13 @@ def check(directory: object) -> Checked | Refusal:
     target = _as_path(directory)
     if isinstance(target, Refusal):
         return target
+    try:
+        return _check(target)
+    except OSError as exc:  # a name too long for the file system, and the like
+        return Refusal(say("lock.unreadable", lock=target / LOCK_NAME, reason=os_error_reason(exc)))
+
+
+def _check(target: Path) -> Checked | Refusal:
     if target.is_symlink():
         return Refusal(say("check.symlinkDirectory", directory=target))
     if not _exists(target):

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from contract.core import strictjson
-from contract.core.arguments import not_a_path, not_a_string, wrong_type
+from contract.core.arguments import not_a_path, not_a_string, unusable_path, wrong_type
 from contract.core.checktable import CONTRACT_TABLE
 from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal, refusal
@@ -260,6 +260,10 @@ def build_package(spec: PackageSpec, out: Path, engine_version: str | None = Non
     if wrong is not None:
         return wrong
     out = Path(out)
+    for path in (out, Path(spec.model)):  # names no OS call takes: refused here, not raised below
+        problem = unusable_path(str(path))
+        if problem is not None:
+            return refusal("builder.os.fileError", path=path, reason=problem).prefixed(_publishing(out))
     try:
         return _build(spec, out, engine_version)
     except OSError as exc:

@@ -190,3 +190,30 @@ def test_the_vendoring_and_pairjudge_functions_refuse_a_wrong_path_type(index: i
             pytest.xfail(f"{name} raises {type(raised).__name__} for {kind} (known, see KNOWN_RAISING)")
         raise
     assert isinstance(result, Refusal) or getattr(result, "ok", True) is False, (name, kind, result)
+
+
+UNUSABLE_PATHS: Final = {"nul": "/tmp/a\0b", "lone-surrogate": "/tmp/a\ud800b", "too-long": "/tmp/" + "a" * 5000,
+                         "long-component": "/tmp/" + "a" * 300 + "/x"}
+
+
+@pytest.mark.parametrize("kind", sorted(UNUSABLE_PATHS))
+def test_a_path_no_file_can_have_is_refused_not_raised(kind: str, tmp_path: Path) -> None:
+    """Issue 22 audit: a str of the right type that no OS call takes (a NUL byte, a lone surrogate, a name
+    too long) made ``vendoring.vendor``/``check`` and ``build_package`` raise ValueError, UnicodeEncodeError
+    or OSError."""
+    from contract.core import vendoring
+
+    text = UNUSABLE_PATHS[kind]
+    calls: dict[str, Callable[[], object]] = {
+        "vendor": lambda: vendoring.vendor(text),
+        "check": lambda: vendoring.check(text),
+        "build_package(out)": lambda: build_package(_spec(), Path(text)),
+        "build_package(model)": lambda: build_package(_spec(model=Path(text)), tmp_path / "out"),
+        "ModelPackage.load": lambda: ModelPackage.load(text, "0.12.0"),
+        "ModelPackage.load_files": lambda: ModelPackage.load_files(text, text, "0.12.0"),
+    }
+    for name, call in calls.items():
+        result = call()  # raising here is the failure
+        assert isinstance(result, Refusal), (name, kind, result)
+        assert result.message, (name, kind)
+    assert not (tmp_path / "out").exists()

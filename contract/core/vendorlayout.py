@@ -155,7 +155,7 @@ def plan(layout: Layout, root: Path | None = None) -> list[Planned] | Refusal:
                                reason="\"from\" and \"to\" must hold the same single '*' or none"))
         if "*" in source:
             matcher = _pattern(source)
-            found = [(name, target.replace("*", m[1])) for name in every if (m := matcher.fullmatch(name))]
+            found = [(name, target.replace("*", m[1])) for name in sorted(every) if (m := matcher.fullmatch(name))]
             if not found:
                 return Refusal(say("layout.nothing", path=where, entry=index, source=source))
         elif source in every:

@@ -315,7 +315,7 @@ def test_a_failed_first_vendor_beside_other_files_takes_back_what_it_wrote(capsy
      "entry 1 copies golden/probes.tsv again (a layout copies each kit file at most once)"),
     ([{"from": "golden/recorded/kcp-13.engine-*.json", "to": "a/*"},
       {"from": "golden/recorded/kcp-13.engine-*.json", "to": "b/*"}],
-     "entry 1 copies golden/recorded/kcp-13.engine-0.9.1.json again (a layout copies each kit file at most once)"),
+     "entry 1 copies golden/recorded/kcp-13.engine-0.12.0.json again (a layout copies each kit file at most once)"),
     ([{"from": "golden/probes.tsv", "to": "a"}, {"from": "golden/probes.json", "to": "a/b/c.json"}],
      "a is planned as a file and as the directory of a/b/c.json"),
     ([{"from": "golden/probes.tsv", "to": f"{LOCK_NAME}/probes.tsv"}],

@@ -12,7 +12,7 @@ from golden_testkit import ROOT, copy_checkout, edit_vector, run_golden, snapsho
 import generators.probes as probe_generator
 from contract import features
 from contract.cli.golden import main
-from contract.golden.corpus import FILE_LIMIT
+from contract.recordings.recorded import FILE_LIMIT
 
 
 def test_check_passes_on_the_committed_corpus(capsys: pytest.CaptureFixture[str]) -> None:
@@ -180,11 +180,11 @@ def test_a_fifo_or_a_huge_file_in_the_corpus_is_one_line_not_a_hang(tmp_path: Pa
     os.mkfifo(fifo)
     done = run_golden(root, "check", timeout=180)
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr[-800:]
-    assert done.stderr.strip().endswith(f"{fifo}: not a regular file"), done.stderr[-800:]
+    assert done.stderr.strip().endswith("golden/recorded/zz.json: not a regular file"), done.stderr[-800:]
     assert "[Errno" not in done.stderr
     fifo.unlink()
     with open(fifo, "wb") as handle:
         handle.truncate(FILE_LIMIT + 1)  # sparse
     done = run_golden(root, "check")
     assert done.returncode == 1 and done.stderr.strip().endswith(
-        f"golden/recorded/zz.json: larger than {FILE_LIMIT} bytes (a corpus file is read whole)"), done.stderr[-800:]
+        f"golden/recorded/zz.json: larger than {FILE_LIMIT} bytes (a recording is read whole)"), done.stderr[-800:]

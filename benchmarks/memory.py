@@ -118,6 +118,16 @@ def _status_kib(pid: int) -> tuple[int, int]:
     return rss, hwm
 
 
+def tree_pids(root: int) -> list[int]:
+    """``root`` and every process descending from it, now."""
+    tree = _children()
+    pids, frontier = [root], [root]
+    while frontier:
+        frontier = [kid for pid in frontier for kid in tree.get(pid, [])]
+        pids.extend(frontier)
+    return pids
+
+
 def measure(command: list[str]) -> tuple[float, int, int]:
     """Run ``command``; return (seconds, peak summed RSS of its tree, largest VmHWM), sizes in KiB."""
     env = dict(os.environ)
@@ -127,13 +137,8 @@ def measure(command: list[str]) -> tuple[float, int, int]:
     peak_tree = 0
     peak_single = 0
     while child.poll() is None:
-        tree = _children()
-        pids, frontier = [child.pid], [child.pid]
-        while frontier:
-            frontier = [kid for pid in frontier for kid in tree.get(pid, [])]
-            pids.extend(frontier)
         total = 0
-        for pid in pids:
+        for pid in tree_pids(child.pid):
             rss, hwm = _status_kib(pid)
             total += rss
             peak_single = max(peak_single, hwm)

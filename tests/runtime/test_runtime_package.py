@@ -180,10 +180,10 @@ def test_a_model_that_cannot_be_digested_is_refused_with_the_io_message(
     shutil.copy(graphs["value"], tmp_path / "model.onnx")
     shutil.copy(manifests / "synthetic_kcp13_value_manifest.json", tmp_path / "manifest.json")
 
-    def failing_digest(path: Path, root: Path | None) -> bytes:
+    def failing_digest(path: Path, root: Path | None = None) -> bytes:
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(package_module, "_read_model", failing_digest)
+    monkeypatch.setattr(package_module, "read_model", failing_digest)
     model = tmp_path / "model.onnx"
     assert ModelPackage.load(tmp_path, "0.12.0") == Refusal(f"{model}: cannot digest {model}: Input/output error",
                                                                     "package.model.digestError")

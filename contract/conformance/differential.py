@@ -34,7 +34,7 @@ from typing import Any, Final
 
 from contract.conformance import engine_build
 from contract.conformance.protocol import PROTOCOL_VERSION, LiveAdapter
-from contract.conformance.runner import DEFAULT_BUDGET, budget_text, env_variable, seconds_problem
+from contract.conformance.runner import DEFAULT_BUDGET, budget_text, env_variable, kept_text, seconds_problem
 from contract.core import formatversion, registry
 from contract.core.errors import ContractError
 from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
@@ -113,7 +113,7 @@ def compare(probe: Probe, schema: registry.FeatureSchema, kit: Sequence[float], 
         return
     tally.vectors += 1
     if status != "ok":
-        tally.errors.append(f"ERROR {where}: {answer.get('message', answer)}")
+        tally.errors.append(kept_text(f"ERROR {where}: {answer.get('message', answer)}"))
         return
     engine = answer["vector"]
     if len(engine) != len(kit):

@@ -212,6 +212,13 @@ def budget_text(budget: float) -> str:
 TEXT_KEPT: Final = 4096  # characters of an answer's text kept for the report (expected texts are far shorter)
 
 
+def kept_text(text: str) -> str:
+    """``text`` as a run keeps it: at most :data:`TEXT_KEPT` characters, saying how many more there were."""
+    if len(text) <= TEXT_KEPT:
+        return text
+    return f"{text[:TEXT_KEPT]}... [{len(text) - TEXT_KEPT} more characters not kept]"
+
+
 def kept_answer(answer: dict[str, Any], case: Case) -> dict[str, Any]:
     """``answer`` as the run keeps it for its report: a text longer than :data:`TEXT_KEPT` characters cut
     (saying how much was dropped), a list longer than the expected vector (or than 16 items) cut to one
@@ -221,8 +228,8 @@ def kept_answer(answer: dict[str, Any], case: Case) -> dict[str, Any]:
     kept: dict[str, Any] = {}
     for key, value in answer.items():
         kept[key] = value
-        if isinstance(value, str) and len(value) > TEXT_KEPT:
-            kept[key] = f"{value[:TEXT_KEPT]}... [{len(value) - TEXT_KEPT} more characters not kept]"
+        if isinstance(value, str):
+            kept[key] = kept_text(value)
         elif isinstance(value, list):
             want = case.expected.fields.get(key)
             kept[key] = value[:(len(want) if isinstance(want, list) else 15) + 1]

@@ -173,6 +173,20 @@ def test_errors_fail_and_nothing_compared_fails() -> None:
     assert unsupported.unsupported == 1 and not unsupported.ok  # nothing was compared
 
 
+def test_an_error_message_is_kept_only_up_to_the_runs_text_limit() -> None:
+    """Issue 22 audit: every error answer's message was kept whole (up to a 16 MiB line each, for
+    thousands of positions); like the matrix run, the differential keeps 4,096 characters of it."""
+    from contract.conformance.runner import TEXT_KEPT
+
+    kcp = registry.feature_schemas()["kcp-13"]
+    probe = differential.Probe("p", "8/8/8/8/8/8/8/8 w - -", "w")
+    tally = differential.Tally()
+    differential.compare(probe, kcp, [0.0] * 13, {"id": "x", "status": "error", "message": "b" * (8 << 20)}, tally)
+    (kept,) = tally.errors
+    assert len(kept) < TEXT_KEPT + 100 and kept.endswith(" more characters not kept]")
+    assert kept.startswith("ERROR p: '8/8/8/8/8/8/8/8 w - -' side w schema kcp-13: bbbb")
+
+
 def test_float32_bits() -> None:
     assert differential.float32_bits(1.0) == 0x3F800000
     assert differential.float32_bits(-0.0) == 0x80000000

@@ -75,8 +75,38 @@ fn extract_fens<'py>(py: Python<'py>, code: usize, fens: &Bound<'py, PyList>, si
     }
     let texts: Vec<Option<Vec<u8>>> = fens.iter().map(|item| ascii_bytes(&item)).collect();
     let n = texts.len();
+    if code == RAW_BOARD {
+        let parsed: Vec<Option<(Pos, usize)>> = py.detach(|| {
+            texts.iter().zip(sides).map(|(t, &side)| {
+                let pos = board::parse(t.as_deref()?)?;
+                Some((pos, colour_of(side, &pos)))
+            }).collect()
+        });
+        return raw_board_arrays(py, &parsed);
+    }
     let (values, status) = py.detach(|| run_fens(code, width, &texts, sides));
     to_arrays(py, n, width, values, status)
+}
+
+/// raw-board-768-v1 of parsed rows (`None`: status PYTHON and a row of zeros) into a new numpy array,
+/// written once by [`rawboard::fill`] with the GIL released. The array comes from numpy's allocator,
+/// which backs one of this size (6 MiB for 2,000 rows) with huge pages where the system allows: a
+/// fresh output is then a few page faults instead of one per 4 KiB.
+fn raw_board_arrays<'py>(py: Python<'py>, parsed: &[Option<(Pos, usize)>])
+    -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<u8>>)> {
+    let n = parsed.len();
+    // SAFETY: every element is written by rawboard::fill below before the array is handed out.
+    let array = unsafe { PyArray2::<f32>::new(py, [n, 768], false) };
+    {
+        let mut view = array.try_readwrite().map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let values = view.as_slice_mut().map_err(|_| PyValueError::new_err("new array not contiguous"))?;
+        py.detach(|| {
+            rawboard::fill(n, |i| parsed[i].as_ref().map_or([0; 12], |(pos, colour)| rawboard::planes(pos, *colour)),
+                           values);
+        });
+    }
+    let status = parsed.iter().map(|p| if p.is_some() { NATIVE } else { PYTHON }).collect();
+    Ok((array, PyArray1::from_vec(py, status)))
 }
 
 fn side_boards(side: &Bound<'_, PyAny>) -> Option<Side> {
@@ -120,6 +150,11 @@ fn extract_positions<'py>(py: Python<'py>, code: usize, positions: &Bound<'py, P
     }
     let parsed: Vec<Option<Pos>> = positions.iter().map(|item| position_of(&item)).collect();
     let n = parsed.len();
+    if code == RAW_BOARD {
+        let with_colour: Vec<Option<(Pos, usize)>> =
+            parsed.iter().zip(colours).map(|(p, &c)| p.map(|pos| (pos, usize::from(c != 0)))).collect();
+        return raw_board_arrays(py, &with_colour);
+    }
     let (values, status) = py.detach(|| {
         let mut values = vec![0f32; n * width];
         let mut status = vec![PYTHON; n];

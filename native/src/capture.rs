@@ -503,70 +503,89 @@ fn xray2(targets: u64, occupied: u64) -> u64 {
     out
 }
 
+thread_local! {
+    /// The per-depth move lists of the searches on this thread, kept between calls (a search borrows
+    /// them and gives them back), so a position's four counts allocate nothing.
+    static MOVE_LISTS: std::cell::RefCell<Vec<Vec<u16>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The mask of sorted rolls with which `colour` (boards `own`) captures on `targets` (`capture_mask`).
 pub fn capture_mask(own: &Side, opp: &Side, colour: bool, castling: u32, ep: u64, targets: u64) -> u64 {
     if targets == 0 || out_of_reach(own, colour, targets) {
         return 0;
     }
-    let t = tables();
-    let mut search = Search { t, colour, targets, moves: vec![Vec::with_capacity(64); 6] };
-    let occupied = own[0] | opp[0];
-    let reverse = search.reverse_all(occupied);
-    let mut covered = search.two_left(1, own, opp, castling, ep, 0, 0, Some(&reverse));
-    if covered == ALL_ROLLS {
-        return covered;
+    let mut moves = MOVE_LISTS.with(|lists| std::mem::take(&mut *lists.borrow_mut()));
+    if moves.len() < 6 {
+        moves = vec![Vec::with_capacity(64); 6];
     }
-    let castle_key = DIE[KING] + DIE[ROOK];
-    let visible = reverse.3 | reverse.4;
-    let root = (visible, xray2(targets, occupied), reverse);
-    let mut cands_from = [u64::MAX; 64];
-    let mut cands_known = 0u64;
-    for ptype in 1..7 {
-        if own[ptype] == 0 {
-            continue;
-        }
-        let key = DIE[ptype];
-        if mask_of(t, key) & !covered == 0 {
-            continue;
-        }
-        let moves = search.gen(0, own, opp, ptype, castling, ep);
-        for &mv in &moves {
-            if targets >> (mv & 63) & 1 != 0 {
-                continue;
-            }
-            let flag = mv >> 12;
-            if flag == CASTLE_KS || flag == CASTLE_QS {
-                if mask_of(t, castle_key) & !covered != 0 {
-                    covered = search.after_first(1, own, opp, castling, ep, mv, castle_key, covered);
-                }
-                continue;
-            }
-            if mask_of(t, key) & !covered == 0 {
-                break;
-            }
-            if flag == EN_PASSANT {
-                let (own2, opp2, c2, ep2) = make_move(own, opp, colour, castling, ep, mv);
-                covered = if targets & !opp2[0] != 0 {
-                    search.generic(1, &own2, &opp2, c2, ep2, 2, key, covered)
-                } else {
-                    search.two_left(1, &own2, &opp2, c2, ep2, key, covered, None)
-                };
-            } else {
-                let origin = ((mv >> 6) & 63) as usize;
-                if cands_known >> origin & 1 == 0 {
-                    cands_from[origin] = Search::approach_candidates(own, colour, occupied, visible, origin);
-                    cands_known |= 1 << origin;
-                }
-                covered = search.child(1, own, opp, castling, ep, &root, mv, ptype, key, cands_from[origin], covered);
-            }
-            if covered == ALL_ROLLS {
-                search.give_back(0, moves);
-                return covered;
-            }
-        }
-        search.give_back(0, moves);
-    }
+    let mut search = Search { t: tables(), colour, targets, moves };
+    let covered = search.rolls(own, opp, castling, ep);
+    MOVE_LISTS.with(|lists| *lists.borrow_mut() = search.moves);
     covered
+}
+
+impl Search<'_> {
+    /// The search of [`capture_mask`] from the root.
+    fn rolls(&mut self, own: &Side, opp: &Side, castling: u32, ep: u64) -> u64 {
+        let (t, colour, targets) = (self.t, self.colour, self.targets);
+        let occupied = own[0] | opp[0];
+        let reverse = self.reverse_all(occupied);
+        let mut covered = self.two_left(1, own, opp, castling, ep, 0, 0, Some(&reverse));
+        if covered == ALL_ROLLS {
+            return covered;
+        }
+        let castle_key = DIE[KING] + DIE[ROOK];
+        let visible = reverse.3 | reverse.4;
+        let root = (visible, xray2(targets, occupied), reverse);
+        let mut cands_from = [u64::MAX; 64];
+        let mut cands_known = 0u64;
+        for ptype in 1..7 {
+            if own[ptype] == 0 {
+                continue;
+            }
+            let key = DIE[ptype];
+            if mask_of(t, key) & !covered == 0 {
+                continue;
+            }
+            let moves = self.gen(0, own, opp, ptype, castling, ep);
+            for &mv in &moves {
+                if targets >> (mv & 63) & 1 != 0 {
+                    continue;
+                }
+                let flag = mv >> 12;
+                if flag == CASTLE_KS || flag == CASTLE_QS {
+                    if mask_of(t, castle_key) & !covered != 0 {
+                        covered = self.after_first(1, own, opp, castling, ep, mv, castle_key, covered);
+                    }
+                    continue;
+                }
+                if mask_of(t, key) & !covered == 0 {
+                    break;
+                }
+                if flag == EN_PASSANT {
+                    let (own2, opp2, c2, ep2) = make_move(own, opp, colour, castling, ep, mv);
+                    covered = if targets & !opp2[0] != 0 {
+                        self.generic(1, &own2, &opp2, c2, ep2, 2, key, covered)
+                    } else {
+                        self.two_left(1, &own2, &opp2, c2, ep2, key, covered, None)
+                    };
+                } else {
+                    let origin = ((mv >> 6) & 63) as usize;
+                    if cands_known >> origin & 1 == 0 {
+                        cands_from[origin] = Search::approach_candidates(own, colour, occupied, visible, origin);
+                        cands_known |= 1 << origin;
+                    }
+                    covered = self.child(1, own, opp, castling, ep, &root, mv, ptype, key, cands_from[origin], covered);
+                }
+                if covered == ALL_ROLLS {
+                    self.give_back(0, moves);
+                    return covered;
+                }
+            }
+            self.give_back(0, moves);
+        }
+        covered
+    }
 }
 
 /// Ordered rolls (of 216) with which `!defender` captures one of `defender`'s `target_type`.

@@ -88,23 +88,21 @@ fn extract_fens<'py>(py: Python<'py>, code: usize, fens: &Bound<'py, PyList>, si
     to_arrays(py, n, width, values, status)
 }
 
-/// raw-board-768-v1 of parsed rows (`None`: status PYTHON and a row of zeros) into a new numpy array,
-/// written once by [`rawboard::fill`] with the GIL released. The array comes from numpy's allocator,
-/// which backs one of this size (6 MiB for 2,000 rows) with huge pages where the system allows: a
-/// fresh output is then a few page faults instead of one per 4 KiB.
+/// raw-board-768-v1 of parsed rows (`None`: status PYTHON and a row of zeros) into a new array, written
+/// once by [`rawboard::fill`] with the GIL released. (A fresh output's page faults dominate a single
+/// call; numpy's allocator, which asks for huge pages at this size, made later calls faster but the
+/// first call of a process two to three times slower, so the array is an ordinary allocation.)
 fn raw_board_arrays<'py>(py: Python<'py>, parsed: &[Option<(Pos, usize)>])
     -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<u8>>)> {
     let n = parsed.len();
-    // SAFETY: every element is written by rawboard::fill below before the array is handed out.
-    let array = unsafe { PyArray2::<f32>::new(py, [n, 768], false) };
-    {
-        let mut view = array.try_readwrite().map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let values = view.as_slice_mut().map_err(|_| PyValueError::new_err("new array not contiguous"))?;
-        py.detach(|| {
-            rawboard::fill(n, |i| parsed[i].as_ref().map_or([0; 12], |(pos, colour)| rawboard::planes(pos, *colour)),
-                           values);
-        });
-    }
+    let values = py.detach(|| {
+        let mut values = vec![0f32; n * 768];
+        rawboard::fill(n, |i| parsed[i].as_ref().map_or([0; 12], |(pos, colour)| rawboard::planes(pos, *colour)),
+                       &mut values);
+        values
+    });
+    let array = Array2::from_shape_vec((n, 768), values).map_err(|e| PyValueError::new_err(e.to_string()))?
+        .into_pyarray(py);
     let status = parsed.iter().map(|p| if p.is_some() { NATIVE } else { PYTHON }).collect();
     Ok((array, PyArray1::from_vec(py, status)))
 }

@@ -12,10 +12,9 @@ import contextlib
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from contract import __version__
 from contract.cli.parser import ContractParser
-from contract.core.checktable import CheckTableError
 from contract.core.consoletext import console_text
 from contract.core.exitcodes import EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, exit_code_help
 from contract.core.interrupts import flush_stdout, silence_stdout, terminate_as_interrupt
@@ -56,7 +55,22 @@ class VersionAction(argparse.Action):
         parser.exit(EXIT_OK)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_module(argv: Sequence[str]) -> str | None:
+    """The module of the command ``argv`` names — its first word that is not an option, ``extract`` ->
+    ``contract.cli.extract``, ``enrich-shards`` -> ``contract.cli.enrich_shards`` — when that is one of
+    :data:`COMMAND_MODULES`; else ``None`` (no command, a mistyped one, the top level's ``--help``)."""
+    by_name = {module.rsplit(".", 1)[1].replace("_", "-"): module for module in COMMAND_MODULES}
+    for word in argv:
+        if not word.startswith("-"):
+            return by_name.get(word)
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The console script's parser. Given the arguments, only the command they name is registered (when
+    they name one): each command module imports what its command needs, and importing all of them costs
+    every command about 0.3 s of CPU (``extract --jobs`` pays it in the process that reads the input);
+    what the named command parses, prints and refuses is the same either way."""
     parser = ContractParser(
         prog=PROG,
         description="The dice-chess model-serving contract: validate, build and feed model packages, "
@@ -67,7 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=VersionAction,
                         help="print the kit version and the contract versions it reads, then exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMAND_MODULES:
+    only = command_module(argv) if argv is not None else None
+    for name in COMMAND_MODULES if only is None else (only,):
         importlib.import_module(name).register(subparsers)
     return parser
 
@@ -82,11 +97,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     as argparse does. Ctrl-C or SIGTERM anywhere: one line on stderr and 130 (each command's own cleanup
     has run by then). A reader that closes stdout early: quiet; the command's own code if it had finished,
     else 1."""
+    from contract.core.checktable import CheckTableError  # here: an extract worker imports this module too
+
     make_streams_safe()
     try:
         with terminate_as_interrupt():
             try:
-                args = build_parser().parse_args(argv)
+                args = build_parser(sys.argv[1:] if argv is None else argv).parse_args(argv)
                 code: int = args.handler(args)
             except SystemExit:
                 flush_stdout()
@@ -102,6 +119,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_REFUSED
     flush_stdout()
     return code
+
+
+def __getattr__(name: str) -> Any:
+    """``__version__`` (the kit's), read when asked: ``python -m contract`` makes this module the main
+    module of every ``extract --jobs`` worker too, which never needs it."""
+    if name != "__version__":
+        raise AttributeError(f"module 'contract.cli' has no attribute {name!r}")
+    import contract
+
+    return contract.__version__
 
 
 __all__ = ["EXIT_OK", "EXIT_REFUSED", "EXIT_USAGE", "PROG", "__version__", "build_parser", "main"]

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
 from contract.core.errors import ContractError
 from contract.core.refusal import Refusal, refusal
@@ -157,6 +157,9 @@ _PLAIN_INT_CHARS = 308
 _PLAIN = json.JSONDecoder(object_pairs_hook=_plain_object, parse_float=_plain_float, parse_constant=_not_plain)
 _PLAIN_LONG = json.JSONDecoder(object_pairs_hook=_plain_object, parse_float=_plain_float, parse_constant=_not_plain,
                                parse_int=_plain_int)
+# the decoders' C scanners (what JSONDecoder.decode calls; typeshed does not declare the attribute)
+_SCAN_PLAIN: Callable[[str, int], tuple[Any, int]] = cast(Any, _PLAIN).scan_once
+_SCAN_PLAIN_LONG: Callable[[str, int], tuple[Any, int]] = cast(Any, _PLAIN_LONG).scan_once
 
 
 def parse_fast(data: bytes, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
@@ -171,10 +174,15 @@ def parse_fast(data: bytes, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_
     else — every document :func:`parse` refuses among them — is handed to :func:`parse`, whose refusal
     is the answer."""
     if len(data) <= max_bytes and data.isascii() and data.count(b"[") + data.count(b"{") <= max_depth:
-        decoder = _PLAIN if len(data) <= _PLAIN_INT_CHARS else _PLAIN_LONG
+        # JSONDecoder.decode without its Python frames: JSON's whitespace around one value (a value never
+        # ends in whitespace), the value read by the C scanner, and nothing after it
+        text = data.decode("ascii").strip(" \t\n\r")
+        scan = _SCAN_PLAIN if len(data) <= _PLAIN_INT_CHARS else _SCAN_PLAIN_LONG
         try:
-            return decoder.decode(data.decode("ascii"))
-        except (_NotPlain, ValueError, RecursionError):
+            value, end = scan(text, 0)
+            if end == len(text):
+                return value
+        except (_NotPlain, StopIteration, ValueError, RecursionError):
             pass
     return parse(data, max_bytes=max_bytes, max_depth=max_depth)
 

@@ -31,8 +31,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from contract.core.arguments import is_text_path, unusable_path
 from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
 from contract.core.checktable import PASS, Entry, Fields, first_failure
+from contract.core.consoletext import cut
 from contract.pairjudge import adapter, architecture, packer, sidejson, tokenizerjson
 from contract.pairjudge.manifest import (
     LABELS,
@@ -92,7 +94,19 @@ def python_kind(value: Any) -> str:
 
 
 def _bundle_argument(a: Arguments) -> Fields | None:
-    return PASS if isinstance(a.bundle, str | os.PathLike) else {"kind": python_kind(a.bundle)}
+    return PASS if is_text_path(a.bundle) else {"kind": python_kind(a.bundle)}
+
+
+def _usable_bundle(a: Arguments) -> Fields | None:
+    return unusable_path_fields("bundle", a.bundle)
+
+
+def unusable_path_fields(argument: str, path: str | os.PathLike[str]) -> Fields | None:
+    """The fields of ``arguments.unusablePath`` when the text path ``path`` cannot name a file (a NUL, a
+    lone surrogate: the OS calls would raise), else ``PASS``."""
+    text = os.fspath(path)
+    reason = unusable_path(text)
+    return PASS if reason is None else {"argument": argument, "path": cut(text), "reason": reason}
 
 
 def _layer_argument(a: Arguments) -> Fields | None:
@@ -127,6 +141,7 @@ ARGUMENT_CHECKS: tuple[Entry[Arguments], ...] = TABLE.checks(
     "arguments",
     {
         "arguments.bundle": _bundle_argument,
+        "arguments.unusablePath": _usable_bundle,
         "arguments.layer": _layer_argument,
         "arguments.allow_legacy": _allow_legacy_argument,
         "arguments.packer_config": _packer_config_argument,

@@ -32,12 +32,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from contract.core.arguments import is_text_path
 from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
 from contract.core.checktable import first_failure
+from contract.core.consoletext import cut
 from contract.core.oserrors import os_error_reason
 from contract.core.stagedfile import temporary_sibling
 from contract.pairjudge import sidejson
-from contract.pairjudge.bundle import ARGUMENT_CHECKS, CONFIG_FILE, Arguments, python_kind, verify_bundle
+from contract.pairjudge.bundle import (
+    ARGUMENT_CHECKS,
+    CONFIG_FILE,
+    Arguments,
+    python_kind,
+    unusable_path_fields,
+    verify_bundle,
+)
 from contract.pairjudge.manifest import MANIFEST_NAME
 from contract.pairjudge.verdict import Verdict
 
@@ -77,7 +86,13 @@ def _inside(path: Path, directory: Path) -> bool:
 
 
 def _source_problem(source: Path) -> str | None:
-    if not source.is_dir():
+    try:
+        is_directory = stat.S_ISDIR(os.stat(source).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        is_directory = False
+    except OSError as exc:  # a name too long, a loop of links, no permission: said, not raised
+        return TABLE.text("declare.source.unreadable", source=cut(str(source)), reason=os_error_reason(exc))
+    if not is_directory:
         return TABLE.text("declare.source.notDirectory", source=source)
     if os.path.lexists(source / MANIFEST_NAME):
         return TABLE.text("declare.source.bundle", source=source, manifest=MANIFEST_NAME)
@@ -176,9 +191,12 @@ def _copy_source(source: Path, stage: Path) -> str | None:
 
 
 def _argument_problem(source: Any, target: Any, label_order: Any, packer_config: Any) -> str | None:
-    for path in (source, target):
-        if not isinstance(path, str | os.PathLike):
-            return TABLE.text("arguments.bundle", kind=python_kind(path))
+    for name, path in (("SOURCE", source), ("TARGET", target)):
+        if not is_text_path(path):
+            return TABLE.text("declare.path.type", argument=name, kind=python_kind(path))
+        unusable = unusable_path_fields(name, path)
+        if unusable is not None:
+            return TABLE.text("arguments.unusablePath", **unusable)
     if label_order is None or packer_config is None:
         return TABLE.text("arguments.label_order" if label_order is None else "arguments.packer_config",
                           kind=python_kind(packer_config))
@@ -206,7 +224,7 @@ def declare_legacy(
         return Declaration(False, problem)
     if _inside(target, source):
         return _refused("declare.target.insideSource", target=target, source=source)
-    if not target.parent.is_dir():
+    if not os.path.isdir(target.parent):
         return _refused("declare.parent.notDirectory", parent=target.parent)
     parsed = sidejson.read_side_json(source / CONFIG_FILE, CONFIG_FILE)
     if parsed is None:

@@ -98,8 +98,8 @@ def test_a_target_inside_source_is_refused(tmp_path: Path, inside: str) -> None:
 
 
 @pytest.mark.parametrize(("call", "message"), [
-    (lambda s, t: declare_legacy(None, t, ORDER, {}), "the bundle must be a path (str or os.PathLike), not None"),  # type: ignore[arg-type]
-    (lambda s, t: declare_legacy(s, 3, ORDER, {}), "the bundle must be a path (str or os.PathLike), not int"),  # type: ignore[arg-type]
+    (lambda s, t: declare_legacy(None, t, ORDER, {}), "SOURCE must be a path (str or os.PathLike), not None"),  # type: ignore[arg-type]
+    (lambda s, t: declare_legacy(s, 3, ORDER, {}), "TARGET must be a path (str or os.PathLike), not int"),  # type: ignore[arg-type]
     (lambda s, t: declare_legacy(s, t, None, {}), "label_order must be a permutation of ('a_wins', 'b_wins', 'tie')"),  # type: ignore[arg-type]
     (lambda s, t: declare_legacy(s, t, 5, {}), "label_order must be a permutation of ('a_wins', 'b_wins', 'tie')"),  # type: ignore[arg-type]
     (lambda s, t: declare_legacy(s, t, ORDER, None),  # type: ignore[arg-type]

@@ -175,20 +175,12 @@ def _other_public_functions() -> list[tuple[str, Callable[[object], object]]]:
                                                                 ["a_wins", "b_wins", "tie"], {}))]
 
 
-# What still raises (README): the two pairjudge calls call a PathLike's own failing __fspath__, which raises.
-KNOWN_RAISING: Final = {(name, "unpathlike") for name in ("verify_bundle(bundle)", "declare_legacy(source)")}
-
 
 @pytest.mark.parametrize("kind", sorted(WRONG))
 @pytest.mark.parametrize("index", range(4), ids=["vendor", "check", "verify_bundle", "declare_legacy"])
 def test_the_vendoring_and_pairjudge_functions_refuse_a_wrong_path_type(index: int, kind: str) -> None:
     name, call = _other_public_functions()[index]
-    try:
-        result = call(WRONG[kind])
-    except Exception as raised:
-        if (name, kind) in KNOWN_RAISING:
-            pytest.xfail(f"{name} raises {type(raised).__name__} for {kind} (known, see KNOWN_RAISING)")
-        raise
+    result = call(WRONG[kind])  # raising here is the failure (a PathLike whose own __fspath__ raises included)
     assert isinstance(result, Refusal) or getattr(result, "ok", True) is False, (name, kind, result)
 
 
@@ -217,3 +209,32 @@ def test_a_path_no_file_can_have_is_refused_not_raised(kind: str, tmp_path: Path
         assert isinstance(result, Refusal), (name, kind, result)
         assert result.message, (name, kind)
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("kind", sorted(UNUSABLE_PATHS))
+def test_a_path_no_file_can_have_is_refused_by_the_pairjudge_calls(kind: str, tmp_path: Path) -> None:
+    """The same paths given to ``verify_bundle`` (the bundle) and ``declare_legacy`` (SOURCE, TARGET): a lone
+    surrogate raised UnicodeEncodeError and a name too long OSError; each is now a refusal naming the argument,
+    and nothing is written."""
+    from contract.pairjudge import verify_bundle
+    from contract.pairjudge.legacy import declare_legacy
+
+    text = UNUSABLE_PATHS[kind]
+    source = tmp_path / "legacy"
+    source.mkdir()
+    (source / "config.json").write_text("{}")
+    order = ["a_wins", "b_wins", "tie"]
+    calls: dict[str, Callable[[], object]] = {
+        "verify_bundle": lambda: verify_bundle(text),
+        "declare_legacy(source)": lambda: declare_legacy(text, tmp_path / "out", order, {}),
+        "declare_legacy(target)": lambda: declare_legacy(source, text, order, {}),
+    }
+    for name, call in calls.items():
+        result = call()  # raising here is the failure
+        assert getattr(result, "ok", True) is False, (name, kind, result)
+        assert result.message, (name, kind)  # type: ignore[attr-defined]
+    if kind in {"nul", "lone-surrogate"}:  # refused as arguments, before any look at the file system
+        assert "cannot name a file" in verify_bundle(text).message  # type: ignore[operator]
+        declared = declare_legacy(source, text, order, {})
+        assert declared.message is not None and declared.message.startswith("the TARGET ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["legacy"]

@@ -33,7 +33,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
@@ -98,6 +98,18 @@ class _TooLong:
 
 TOO_LONG: Final = _TooLong()
 Line = bytes | _TooLong | None  # None: the adapter closed its stdout
+
+
+def _pipe_chunks(fd: int) -> Iterator[bytes]:
+    """What the pipe ``fd`` gives, :data:`READ_CHUNK` bytes at most at a time, until it ends (or fails)."""
+    while True:
+        try:
+            chunk = os.read(fd, READ_CHUNK)
+        except OSError:
+            return
+        if not chunk:
+            return
+        yield chunk
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
@@ -174,17 +186,9 @@ class LiveAdapter:
         It reads the pipe's descriptor directly (no buffered reader whose lock a teardown would wait for)
         and owns it: it closes it when the adapter's stdout ends or the adapter is being torn down."""
         assert self._process is not None and self._process.stdout is not None
-        fd = self._process.stdout.fileno()
         pending = bytearray()
         try:
-            while True:
-                try:
-                    chunk = os.read(fd, READ_CHUNK)
-                except OSError:
-                    chunk = b""
-                if not chunk:
-                    self._put(None)
-                    return
+            for chunk in _pipe_chunks(self._process.stdout.fileno()):
                 pending += chunk
                 while (end := pending.find(b"\n")) >= 0:
                     if end > MAX_LINE_BYTES:
@@ -196,6 +200,7 @@ class LiveAdapter:
                 if len(pending) > MAX_LINE_BYTES:
                     self._put(TOO_LONG)
                     return
+            self._put(None)
         finally:
             self._process.stdout.close()
 
@@ -222,15 +227,8 @@ class LiveAdapter:
         """Read the adapter's stderr as it comes (the stderr thread), keeping the last
         :data:`STDERR_KEEP_BYTES` bytes and counting the rest; the adapter never blocks on a full pipe."""
         assert self._process is not None and self._process.stderr is not None
-        fd = self._process.stderr.fileno()
         try:
-            while True:
-                try:
-                    chunk = os.read(fd, READ_CHUNK)
-                except OSError:
-                    chunk = b""
-                if not chunk:
-                    return
+            for chunk in _pipe_chunks(self._process.stderr.fileno()):
                 with self._stderr_lock:
                     self._stderr_kept += chunk
                     excess = len(self._stderr_kept) - STDERR_KEEP_BYTES

@@ -248,8 +248,9 @@ def _environment(scratch: Path) -> dict[str, str]:
                 DICECHESS_HYPOTHESIS_PROFILE="mutation", MUTANT_UNDER_TEST="review")
 
 
-def coverage_map(group: Group, scratch: Path) -> dict[str, dict[int, set[str]]]:
-    """Module -> statement line -> test functions (node ids without parameters) that run it."""
+def coverage_map(group: Group, scratch: Path, *, cases: bool = False) -> dict[str, dict[int, set[str]]]:
+    """Module -> statement line -> test functions (node ids without parameters) that run it; with ``cases``,
+    the node ids as recorded, one per parametrized case."""
     out = scratch / f"coverage-{group.name}.json"
     if not out.exists():
         modules = ",".join(str(scratch / m) for m in group.modules)
@@ -261,7 +262,8 @@ def coverage_map(group: Group, scratch: Path) -> dict[str, dict[int, set[str]]]:
     found: dict[str, dict[int, set[str]]] = {}
     for path, lines in data["files"].items():
         module = str(Path(path).relative_to(scratch))
-        found[module] = {int(line): {c.split("[", 1)[0] for c in contexts} for line, contexts in lines.items()}
+        found[module] = {int(line): {c if cases else c.split("[", 1)[0] for c in contexts}
+                         for line, contexts in lines.items()}
     return found
 
 

@@ -190,7 +190,7 @@ def _record_coverage(group: Group, scratch: Path) -> None:
     from tests.mutation.selection import save_coverage
 
     (scratch / f"coverage-{group.name}.json").unlink(missing_ok=True)  # the tests may have changed since
-    save_coverage(scratch, coverage_map(group, scratch))
+    save_coverage(scratch, coverage_map(group, scratch, cases=True))
 
 
 def _not_killed(verdicts: dict[str, str], equivalent: dict[str, str]) -> list[str]:

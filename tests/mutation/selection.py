@@ -153,8 +153,20 @@ def choose_tests(scratch: Path, coverage: dict[str, dict[int, set[str]]],
             if not running:
                 continue  # only at import, or nothing the map knows: mutmut's choice stands
             mangled = mutant.partition("__mutmut_")[0]
-            chosen[mutant] = {t for t in tests_by_function.get(mangled, set()) if t.split("[", 1)[0] in running}
+            chosen[mutant] = {t for t in tests_by_function.get(mangled, set()) if ran(t, running)}
     return chosen
+
+
+def ran(test: str, running: set[str]) -> bool:
+    """Whether mutmut's test id ``test`` is among ``running``: the map names each parametrized case
+    (``t.py::test_f[1]``), or, recorded at the review tool's grain, the test function (``t.py::test_f``)."""
+    return test in running or test.split("[", 1)[0] in running
+
+
+def ordered(tests: set[str], duration: dict[str, float]) -> list[str]:
+    """``tests`` in the order a mutant runs them: the quickest first (mutmut's clean-run seconds; a test it
+    has no time for last), so that ``pytest -x`` stops at the cheapest failure a mutant causes."""
+    return sorted(tests, key=lambda t: (duration.get(t, float("inf")), t))
 
 
 def load_coverage(scratch: Path) -> dict[str, dict[int, set[str]]]:
@@ -189,10 +201,9 @@ def _patched_lookup(original: Callable[[str], str], scratch: Path) -> Callable[[
         if size != made_for:
             chosen = choose_tests(scratch, load_coverage(scratch), functions, _mutant_names(scratch))
             made_for = size
-        if name in chosen:
-            tests[name] = set(chosen[name])
-            return name
-        return mangled
+        # entered under the mutant's own name as a list: mutmut hands it to pytest in this order
+        tests[name] = ordered(chosen.get(name, functions.get(mangled, set())), state().duration_by_test)  # type: ignore[assignment]
+        return name
 
     return lookup
 

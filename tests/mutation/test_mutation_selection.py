@@ -6,7 +6,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.mutation.selection import changed_offsets, choose_tests, mutant_lines, statement_lines, statement_spans
+from tests.mutation.selection import (
+    changed_offsets,
+    choose_tests,
+    mutant_lines,
+    ordered,
+    statement_lines,
+    statement_spans,
+)
 
 ORIGINAL = '''import os
 
@@ -73,12 +80,16 @@ def test_mutants_are_placed_on_the_checkout_lines_they_change() -> None:
                       "pkg.mod.x_other__mutmut_1": {13}}
 
 
-def test_each_mutant_keeps_only_the_tests_that_ran_its_statement(tmp_path: Path) -> None:
+def _laid_out(tmp_path: Path) -> None:
     (tmp_path / "pkg").mkdir()
     (tmp_path / "mutants" / "pkg").mkdir(parents=True)
     (tmp_path / "pkg" / "mod.py").write_text(ORIGINAL, encoding="utf-8")
     (tmp_path / "mutants" / "pkg" / "mod.py").write_text(MUTATED, encoding="utf-8")
     (tmp_path / "mutants" / "pkg" / "mod.py.spans").write_text(json.dumps({"spans": SPANS}), encoding="utf-8")
+
+
+def test_each_mutant_keeps_only_the_tests_that_ran_its_statement(tmp_path: Path) -> None:
+    _laid_out(tmp_path)
     coverage = {"pkg/mod.py": {5: {"t.py::test_big", "t.py::test_small"}, 7: {"t.py::test_small"},
                                13: {""}}}
     functions = {"pkg.mod.x_pick": {"t.py::test_big", "t.py::test_small[1]", "t.py::test_small[2]", "t.py::test_x"},
@@ -89,3 +100,18 @@ def test_each_mutant_keeps_only_the_tests_that_ran_its_statement(tmp_path: Path)
         # line 8 is the statement's second line: the statement ran (line 7) in test_small
         "pkg.mod.x_pick__mutmut_2": {"t.py::test_small[1]", "t.py::test_small[2]"},
     }  # x_other's line ran only at import: not chosen here, mutmut's own choice stands
+
+
+def test_a_map_of_parametrized_cases_keeps_only_the_cases_that_ran_the_statement(tmp_path: Path) -> None:
+    _laid_out(tmp_path)
+    coverage = {"pkg/mod.py": {5: {"t.py::test_big", "t.py::test_small[2]"}, 7: {"t.py::test_small[1]"}}}
+    functions = {"pkg.mod.x_pick": {"t.py::test_big", "t.py::test_small[1]", "t.py::test_small[2]", "t.py::test_x"}}
+    assert choose_tests(tmp_path, coverage, functions, NAMES[:2]) == {
+        "pkg.mod.x_pick__mutmut_1": {"t.py::test_big", "t.py::test_small[2]"},
+        "pkg.mod.x_pick__mutmut_2": {"t.py::test_small[1]"},
+    }
+
+
+def test_a_mutants_tests_run_quickest_first_and_a_test_without_a_time_last() -> None:
+    durations = {"a": 3.0, "b": 0.5, "c": 0.5, "d": 9.0}
+    assert ordered({"a", "b", "c", "d", "e"}, durations) == ["b", "c", "a", "d", "e"]

@@ -6,8 +6,9 @@ well the tests catch bugs nobody looked for. This tool draws a second set from a
 the reviewer's kinds: comparison flips, ``and``/``or`` swaps, constants changed, ``return`` values dropped,
 ``raise`` deleted, conditions negated — ``--per-module`` of them (default 60) per module of
 ``tests/mutation/modules.toml``, by a seeded choice (``--seed``), and runs each against its group's own
-test directory. Only the tests that run the mutated statement are run (a map from statement to test,
-recorded once with coverage's contexts in the scratch copy); a mutated line no test runs is a survivor.
+test directory. Only the tests that run the mutated statement are run, quickest first (a map from statement to
+test case, recorded once with coverage's contexts in the scratch copy, with each test's time); a mutated line
+no test runs is a survivor.
 
 A verdict: ``killed`` (pytest failed, or collection broke), ``timeout`` (counted as killed, reported
 apart), ``survived``, ``no tests`` (not killed), ``error`` (pytest itself could not run: neither killed
@@ -41,6 +42,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from tests.mutation.run import REPO, Group, copy_checkout, load_groups, pytest_args, tally
+from tests.mutation.selection import ordered
 
 HERE: Final = Path(__file__).resolve().parent
 KINDS: Final = ("comparison", "boolean", "constant", "return", "raise", "condition")
@@ -227,8 +229,11 @@ import json, sys
 import coverage, pytest
 out, modules, args = sys.argv[1], sys.argv[2].split(","), sys.argv[3:]
 cov = coverage.Coverage(data_file=None, include=modules)
+durations = {}
 class Contexts:
     def pytest_runtest_setup(self, item): cov.switch_context(item.nodeid)
+    def pytest_runtest_logreport(self, report):
+        if report.when == "call": durations[report.nodeid] = report.duration
 cov.start()
 code = pytest.main(args, plugins=[Contexts()])
 cov.stop()
@@ -237,7 +242,7 @@ found = {}
 for path in data.measured_files():
     lines = data.contexts_by_lineno(path)
     found[path] = {str(line): sorted(contexts) for line, contexts in lines.items()}
-json.dump({"exit": int(code), "files": found}, open(out, "w"))
+json.dump({"exit": int(code), "files": found, "durations": durations}, open(out, "w"))
 """
 
 
@@ -267,13 +272,21 @@ def coverage_map(group: Group, scratch: Path, *, cases: bool = False) -> dict[st
     return found
 
 
-def selection_for(mutant: Mutant, lines: dict[str, dict[int, set[str]]], group: Group) -> list[str]:
-    """The test functions that run the mutated statement; the group's whole selection for a statement
-    that runs only at import (every test imports it); none for a statement nothing runs."""
+def test_durations(group: Group, scratch: Path) -> dict[str, float]:
+    """Seconds each test (node id) took in the coverage pass (recorded by :func:`coverage_map`)."""
+    data = json.loads((scratch / f"coverage-{group.name}.json").read_text(encoding="utf-8"))
+    return {test: float(seconds) for test, seconds in data.get("durations", {}).items()}
+
+
+def selection_for(mutant: Mutant, lines: dict[str, dict[int, set[str]]], group: Group,
+                  durations: dict[str, float] | None = None) -> list[str]:
+    """The tests that run the mutated statement, quickest first (``pytest -x`` stops at the first failure); the
+    group's whole selection for a statement that runs only at import (every test imports it); none for a
+    statement nothing runs."""
     tests = lines.get(mutant.module, {}).get(mutant.statement_line)
     if tests is None:
         return []
-    return sorted(tests - {""}) or list(group.tests)
+    return ordered(tests - {""}, durations or {}) or list(group.tests)
 
 
 # --- running one mutant ----------------------------------------------------------------------------------
@@ -381,7 +394,8 @@ def main(argv: list[str] | None = None) -> int:
         scratch = _scratch(args.workdir)
         try:
             started = time.monotonic()
-            lines = coverage_map(group, scratch)
+            lines = coverage_map(group, scratch, cases=True)
+            durations = test_durations(group, scratch)
             for mutant in mutants:
                 if is_listed(mutant, equivalent):
                     verdict = "equivalent"
@@ -389,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
                         and {**results[mutant.name], "verdict": None} == {**asdict(mutant), "verdict": None}:
                     continue  # resumed: this mutant, unchanged, has its verdict
                 else:
-                    verdict = run_mutant(mutant, selection_for(mutant, lines, group), group, scratch)
+                    verdict = run_mutant(mutant, selection_for(mutant, lines, group, durations), group, scratch)
                 results[mutant.name] = {**asdict(mutant), "verdict": verdict}
                 if args.report is not None:
                     report["scores"] = score(results)

@@ -126,3 +126,11 @@ def test_a_statement_run_only_at_import_runs_the_whole_selection_and_one_never_r
     assert selection_for(by_kind["raise"], lines, group) == ["tests/a/t.py::test_x"]
     assert selection_for(by_kind["return"], lines, group) == ["tests/a", "tests/b"]
     assert selection_for(by_kind["boolean"], {"m.py": {}}, group) == []
+
+
+def test_the_tests_of_a_mutant_run_quickest_first() -> None:
+    group = Group("g", ["tests/a"], [], ["m.py"])
+    mutant = next(m for m in mutants_of("m.py", SOURCE) if m.kind == "raise")
+    lines = {"m.py": {mutant.statement_line: {"t.py::slow", "t.py::quick[1]", "t.py::quick[2]"}}}
+    durations = {"t.py::slow": 4.0, "t.py::quick[1]": 0.2, "t.py::quick[2]": 0.1}
+    assert selection_for(mutant, lines, group, durations) == ["t.py::quick[2]", "t.py::quick[1]", "t.py::slow"]

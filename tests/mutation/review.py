@@ -260,10 +260,12 @@ def coverage_map(group: Group, scratch: Path, *, cases: bool = False) -> dict[st
     if not out.exists():
         modules = ",".join(str(scratch / m) for m in group.modules)
         args = [sys.executable, "-c", _COVERAGE_SCRIPT, str(out), modules, *group.tests, *pytest_args(group)]
-        subprocess.run(args, cwd=scratch, env=_environment(scratch), check=False, stdout=subprocess.DEVNULL)
+        with open(scratch / f"coverage-{group.name}.log", "wb") as log:
+            subprocess.run(args, cwd=scratch, env=_environment(scratch), check=False, stdout=log, stderr=log)
     data = json.loads(out.read_text(encoding="utf-8"))
     if data["exit"] != 0:
-        raise SystemExit(f"the unmutated tests of group {group.name} did not pass (pytest exit {data['exit']})")
+        raise SystemExit(f"the unmutated tests of group {group.name} did not pass (pytest exit {data['exit']}); "
+                         f"see {scratch / f'coverage-{group.name}.log'}")
     found: dict[str, dict[int, set[str]]] = {}
     for path, lines in data["files"].items():
         module = str(Path(path).relative_to(scratch))

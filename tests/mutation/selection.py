@@ -193,6 +193,10 @@ def _patched_lookup(original: Callable[[str], str], scratch: Path) -> Callable[[
         mangled = original(name)
         if "__mutmut_" not in name or name.endswith("__mutmut_orig") or not (scratch / COVERAGE_FILE).exists():
             return mangled
+        if _called_from("_check_test_to_mutant_associations"):
+            # mutmut's check before the run (were tests recorded for the mutants' functions at all?) compares
+            # function names: it gets them, not the names the choices are entered under
+            return mangled
         tests = state().tests_by_mangled_function_name
         functions = {k: set(v) for k, v in tests.items() if "__mutmut_" not in k}
         size = sum(len(v) for v in functions.values())
@@ -201,11 +205,24 @@ def _patched_lookup(original: Callable[[str], str], scratch: Path) -> Callable[[
         if size != made_for:
             chosen = choose_tests(scratch, load_coverage(scratch), functions, _mutant_names(scratch))
             made_for = size
-        # entered under the mutant's own name as a list: mutmut hands it to pytest in this order
-        tests[name] = ordered(chosen.get(name, functions.get(mangled, set())), state().duration_by_test)  # type: ignore[assignment]
+        # entered under the mutant's own name as a list: mutmut hands it to pytest in this order (a mutant not
+        # placed keeps all of mutmut's tests of its function, ordered the same way)
+        tests[name] = ordered(chosen.get(name, set(functions.get(mangled, set()))), state().duration_by_test)  # type: ignore[assignment]
         return name
 
     return lookup
+
+
+def _called_from(function: str, depth: int = 4) -> bool:
+    """Whether ``function`` is among the callers of the caller (a comprehension is a frame of its own)."""
+    frame = sys._getframe(2)
+    for _ in range(depth):
+        if frame is None:
+            return False
+        if frame.f_code.co_name == function:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _mutant_names(scratch: Path) -> list[str]:

@@ -24,6 +24,7 @@ from typing import Any
 
 from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
 from contract.pairjudge import sidejson, tokenizerjson
+from contract.pairjudge.packer import json_kind
 
 CONFIG_FILE = "tokenizer_config.json"
 SPECIAL_TOKENS_FILE = "special_tokens_map.json"
@@ -126,13 +127,38 @@ def _id_from_vocab(files: _Files, token: str) -> int | None:
     return None
 
 
+def _decoder_tokens(files: _Files) -> list[str]:
+    """The token contents of ``tokenizer_config.json``'s ``added_tokens_decoder`` as the reference reads
+    them (observed with transformers 5.24.0): the value an object (``null`` or a list fails the load);
+    each key through Python's ``int()`` (``" 5"``, ``"+9"``, ``"-1"``, ``"1_0"`` are numbers, ``"x"`` or
+    ``"5.0"`` fails it: ValueError); each entry an object (anything else fails: TypeError) whose
+    ``content``, when present, is a string (else TypeError; an entry without one adds nothing); a key of
+    the same number as an earlier one replaces it (``"05"`` after ``"5"``); in ascending number order."""
+    document = files.get(CONFIG_FILE)
+    if document is None or "added_tokens_decoder" not in document:
+        return []
+    decoder = document["added_tokens_decoder"]
+    if not isinstance(decoder, dict):
+        raise _Refusal(TABLE.text("detail.tokenizer.decoderType", file=CONFIG_FILE, kind=json_kind(decoder)))
+    by_number: dict[int, Any] = {}
+    for key, entry in decoder.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("content", ""), str):
+            raise _Refusal(TABLE.text("detail.tokenizer.decoderEntry", file=CONFIG_FILE, key=repr(key)))
+        try:
+            number = int(key)
+        except ValueError:
+            raise _Refusal(TABLE.text("detail.tokenizer.decoderKey", file=CONFIG_FILE, key=repr(key))) from None
+        by_number[number] = entry.get("content")
+    return [content for _, content in sorted(by_number.items()) if isinstance(content, str)]
+
+
 def _id_from_added_tokens(files: _Files, token: str) -> int | None:
     """The id a token outside the model's vocabulary gets: such tokens are appended after the
     vocabulary, first ``tokenizer.json``'s ``added_tokens`` in file order (the ``id`` written there is
-    not used: observed, deleting ``[PAD]`` from ``model.vocab`` changes its id), then the entries of
-    ``tokenizer_config.json``'s ``added_tokens_decoder`` not met yet, in ascending key order (the key is
-    not the id either: observed with transformers 5.24.0, ``{"100": A, "5": B}`` after 8 ids gives B 8
-    and A 9)."""
+    not used: observed, deleting ``[PAD]`` from ``model.vocab`` changes its id), then the tokens of
+    ``tokenizer_config.json``'s ``added_tokens_decoder`` not met yet, in ascending number order
+    (:func:`_decoder_tokens`; the number is not the id either: observed with transformers 5.24.0,
+    ``{"100": A, "5": B}`` after 8 ids gives B 8 and A 9)."""
     added = files.field(TOKENIZER_FILE, "added_tokens")
     model = files.field(TOKENIZER_FILE, "model")
     vocab = model.get("vocab") if isinstance(model, dict) else None
@@ -142,16 +168,11 @@ def _id_from_added_tokens(files: _Files, token: str) -> int | None:
     appended = [entry.get("content") for entry in (added if isinstance(added, list) else [])
                 if isinstance(entry, dict)]
     appended = [content for content in appended if content not in known]
-    decoder = files.field(CONFIG_FILE, "added_tokens_decoder")
-    if isinstance(decoder, dict):
-        numbered = sorted(((int(key), entry["content"]) for key, entry in decoder.items()
-                           if key.isascii() and key.isdigit() and isinstance(entry, dict)
-                           and isinstance(entry.get("content"), str)), key=lambda pair: pair[0])
-        met = known | {content for content in appended if isinstance(content, str)}
-        for _, content in numbered:
-            if content not in met:
-                met.add(content)
-                appended.append(content)
+    met = known | {content for content in appended if isinstance(content, str)}
+    for content in _decoder_tokens(files):
+        if content not in met:
+            met.add(content)
+            appended.append(content)
     if token in appended:
         return len(vocab) + appended.index(token)
     return None
@@ -216,6 +237,7 @@ def read_tokenizer(directory: Path) -> Tokenizer | TokenizerProblem:
     try:
         document = _tokenizer_document(files)
         _tokenizer_class(files)
+        _decoder_tokens(files)  # read by the reference whether or not a special token needs it
         attributes: dict[str, Any] = {}
         for role in ROLES:
             token = _special_token(files, role)

@@ -181,3 +181,14 @@ def test_placeholders_skip_escaped_braces(template: str, names: list[str]) -> No
 )
 def test_render_pointer_escapes_as_rfc_6901(value: str, pointer: str) -> None:
     assert render_pointer("/{key}", {"key": value}) == pointer
+
+
+def test_require_codes_passes_a_family_that_states_every_implemented_check_and_names_the_first_missing() -> None:
+    from contract.core.checktable import PAIRJUDGE_TABLE, CheckTableError, require_codes
+
+    require_codes(PAIRJUDGE_TABLE, "manifest", ["manifest.present", "files.digest"])  # both in the family
+    with pytest.raises(CheckTableError) as caught:
+        require_codes(PAIRJUDGE_TABLE, "manifest", ["manifest.present", "manifest.gone", "files.gone"])
+    message = ("schema/pairjudge-check-table.json: the manifest family lacks the check 'manifest.gone' (2 missing): "
+               "the table is edited or stale, and nothing is served without it")
+    assert (str(caught.value), caught.value.message, caught.value.args) == (message, message, (message,))

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from pairjudge_support import BUNDLES
 
-from contract.pairjudge.tokenizer import Tokenizer, read_tokenizer
+from contract.pairjudge.tokenizer import Tokenizer, TokenizerProblem, read_tokenizer
 
 Edit = Callable[[dict[str, Any], dict[str, Any]], None]
 
@@ -88,3 +88,80 @@ def test_pairjudge_added_token_ids_as_observed(tmp_path: Path, edit: Edit, ids: 
     assert isinstance(found, Tokenizer), found
     assert {key: found.attributes[key] for key in ids} == ids
     assert found.attributes["bos_token_id"] is None
+
+
+def _entry(content: str) -> dict[str, Any]:
+    return {"content": content, "special": True, "lstrip": False, "rstrip": False, "normalized": False,
+            "single_word": False}
+
+
+def _decoder(entries: Any) -> Edit:
+    """The pad token becomes [PAD2]; ``added_tokens_decoder`` is ``entries`` exactly as given."""
+    def edit(document: dict[str, Any], config: dict[str, Any]) -> None:
+        config["pad_token"] = "[PAD2]"
+        config["added_tokens_decoder"] = entries
+
+    return edit
+
+
+def _read(tmp_path: Path, edit: Edit) -> Any:
+    source = BUNDLES / "full-run" / "merged"
+    for name in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copyfile(source / name, tmp_path / name)
+    document = json.loads((tmp_path / "tokenizer.json").read_text())
+    config = json.loads((tmp_path / "tokenizer_config.json").read_text())
+    edit(document, config)
+    (tmp_path / "tokenizer.json").write_text(json.dumps(document))
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps(config))
+    return read_tokenizer(tmp_path)
+
+
+# Observed live on 2026-12-02 the same way (AutoTokenizer.from_pretrained, transformers 5.24.0, tokenizers
+# 0.23.3): the decoder's keys are read with Python's int(), a later key of the same number replaces an earlier
+# one, a token met before (in the vocabulary, in added_tokens, earlier in the decoder) is not appended again.
+@pytest.mark.parametrize(("entries", "pad_id"), [
+    ({"5": _entry("[X1]"), "6": _entry("[X1]"), "7": _entry("[PAD2]")}, 9),  # [X1] once, at 8
+    ({"3": _entry("good"), "5": _entry("[PAD2]")}, 8),  # a vocabulary word keeps its id
+    ({"1": _entry("[PAD]"), "5": _entry("[PAD2]")}, 8),  # an added token is not appended twice
+    ({"05": _entry("[X1]"), "5": _entry("[PAD2]")}, 8),  # "5" replaces "05"
+    ({"\u0665": _entry("[X1]"), "5": _entry("[PAD2]")}, 8),  # ARABIC-INDIC DIGIT FIVE is int 5
+    ({" 5": _entry("[X1]"), "4": _entry("[PAD2]")}, 8),
+    ({"9": _entry("[X1]"), "-1": _entry("[PAD2]")}, 8),  # -1 sorts first
+    ({"1_0": _entry("[X1]"), "+9": _entry("[PAD2]")}, 8),
+    ({"4": {"special": True}, "5": _entry("[PAD2]")}, 8),  # an entry without content adds nothing
+    ({"5": {**_entry("[PAD2]"), "bogus": 1}}, 8),  # an unknown field is ignored
+], ids=["same-content-twice", "vocabulary-word", "added-token", "zero-padded-replaced",
+        "unicode-digit", "space", "negative", "underscore-plus", "no-content", "unknown-field"])
+def test_pairjudge_decoder_numbers_as_observed(tmp_path: Path, entries: dict[str, Any], pad_id: int) -> None:
+    found = _read(tmp_path, _decoder(entries))
+    assert isinstance(found, Tokenizer), found
+    assert (found.attributes["pad_token"], found.attributes["pad_token_id"]) == ("[PAD2]", pad_id)
+
+
+DECODER = "tokenizer_config.json added_tokens_decoder"
+
+
+@pytest.mark.parametrize(("entries", "problem"), [
+    ({"x": _entry("[X1]"), "5": _entry("[PAD2]")},
+     f"{DECODER} has the key 'x', which Python's int() does not read; the reference's tokenizer loading fails on "
+     "it (ValueError)"),
+    ({"5.0": _entry("[PAD2]")},
+     f"{DECODER} has the key '5.0', which Python's int() does not read; the reference's tokenizer loading fails on "
+     "it (ValueError)"),
+    ({"4": None, "5": _entry("[PAD2]")},
+     f"{DECODER}['4'] is not an object with a string content; the reference's tokenizer loading fails on it "
+     "(TypeError)"),
+    ({"4": "[X1]", "5": _entry("[PAD2]")},
+     f"{DECODER}['4'] is not an object with a string content; the reference's tokenizer loading fails on it "
+     "(TypeError)"),
+    ({"4": {**_entry("[X1]"), "content": 7}, "5": _entry("[PAD2]")},
+     f"{DECODER}['4'] is not an object with a string content; the reference's tokenizer loading fails on it "
+     "(TypeError)"),
+    ([_entry("[PAD2]")], f"{DECODER} is an array, not an object of numbered tokens; the reference's tokenizer "
+                         "loading fails on it"),
+    (None, f"{DECODER} is null, not an object of numbered tokens; the reference's tokenizer loading fails on it"),
+    (3, f"{DECODER} is a number, not an object of numbered tokens; the reference's tokenizer loading fails on it"),
+], ids=["key-x", "key-float", "entry-null", "entry-string", "content-number", "array", "null", "number"])
+def test_pairjudge_decoder_the_reference_fails_on_is_refused(tmp_path: Path, entries: Any, problem: str) -> None:
+    found = _read(tmp_path, _decoder(entries))
+    assert found == TokenizerProblem(problem)

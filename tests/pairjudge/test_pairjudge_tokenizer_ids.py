@@ -55,6 +55,18 @@ def _decoder_only(**keys: str) -> Edit:
     return edit
 
 
+def _read(tmp_path: Path, edit: Edit) -> Any:
+    source = BUNDLES / "full-run" / "merged"
+    for name in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copyfile(source / name, tmp_path / name)
+    document = json.loads((tmp_path / "tokenizer.json").read_text())
+    config = json.loads((tmp_path / "tokenizer_config.json").read_text())
+    edit(document, config)
+    (tmp_path / "tokenizer.json").write_text(json.dumps(document))
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps(config))
+    return read_tokenizer(tmp_path)
+
+
 @pytest.mark.parametrize(
     ("edit", "ids"),
     [
@@ -76,15 +88,7 @@ def _decoder_only(**keys: str) -> Edit:
          "decoder-file-order"],
 )
 def test_pairjudge_added_token_ids_as_observed(tmp_path: Path, edit: Edit, ids: dict[str, int]) -> None:
-    source = BUNDLES / "full-run" / "merged"
-    for name in ("tokenizer.json", "tokenizer_config.json"):
-        shutil.copyfile(source / name, tmp_path / name)
-    document = json.loads((tmp_path / "tokenizer.json").read_text())
-    config = json.loads((tmp_path / "tokenizer_config.json").read_text())
-    edit(document, config)
-    (tmp_path / "tokenizer.json").write_text(json.dumps(document))
-    (tmp_path / "tokenizer_config.json").write_text(json.dumps(config))
-    found = read_tokenizer(tmp_path)
+    found = _read(tmp_path, edit)
     assert isinstance(found, Tokenizer), found
     assert {key: found.attributes[key] for key in ids} == ids
     assert found.attributes["bos_token_id"] is None
@@ -102,18 +106,6 @@ def _decoder(entries: Any) -> Edit:
         config["added_tokens_decoder"] = entries
 
     return edit
-
-
-def _read(tmp_path: Path, edit: Edit) -> Any:
-    source = BUNDLES / "full-run" / "merged"
-    for name in ("tokenizer.json", "tokenizer_config.json"):
-        shutil.copyfile(source / name, tmp_path / name)
-    document = json.loads((tmp_path / "tokenizer.json").read_text())
-    config = json.loads((tmp_path / "tokenizer_config.json").read_text())
-    edit(document, config)
-    (tmp_path / "tokenizer.json").write_text(json.dumps(document))
-    (tmp_path / "tokenizer_config.json").write_text(json.dumps(config))
-    return read_tokenizer(tmp_path)
 
 
 # Observed live on 2026-12-02 the same way (AutoTokenizer.from_pretrained, transformers 5.24.0, tokenizers

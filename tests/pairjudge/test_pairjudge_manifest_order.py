@@ -1,8 +1,8 @@
-"""The manifest layer's checks the recorded loader cases leave open, each with its full outcome (code,
-stage, message, warnings): spec §4 R1-R11 (/work/shared/spec/pairjudge.md) for the reference's rules
-and messages, docs/pairjudge.md ("Where the reference is too lenient") for the kit's warnings, and
-schema/pairjudge-check-table.json for the kit's own checks before R1 (``bundle.directory``,
-``manifest.regular_file``, ``manifest.readable``, ``training.object``)."""
+"""The manifest layer's checks the recorded loader cases and test_pairjudge_mutation_manifest.py leave
+open, each with its full outcome (code, stage, message, warnings): spec §4 R1-R11
+(/work/shared/spec/pairjudge.md) for the reference's rules and messages, docs/pairjudge.md ("Where the
+reference is too lenient") for the kit's warnings, and schema/pairjudge-check-table.json for the kit's
+own check ``manifest.regular_file``."""
 
 from __future__ import annotations
 
@@ -28,16 +28,6 @@ def _outcome(verdict: Any) -> tuple[Any, ...]:
 
 def _refused(code: str, message: str) -> tuple[Any, ...]:
     return False, code, "manifest", message
-
-
-def test_a_bundle_that_is_not_a_directory_is_named(tmp_path: Path) -> None:
-    missing = tmp_path / "nowhere"
-    assert _outcome(verify_bundle(missing)) == _refused(
-        "bundle.directory", f"bundle directory not found (or not a directory): {missing}")
-    file = tmp_path / "file"
-    file.write_text("{}")
-    assert _outcome(verify_bundle(file, layer="manifest")) == _refused(
-        "bundle.directory", f"bundle directory not found (or not a directory): {file}")
 
 
 def test_a_manifest_that_is_a_directory_is_not_a_regular_file(tmp_path: Path) -> None:
@@ -66,20 +56,6 @@ def test_a_manifest_of_exactly_one_mib_passes_and_one_byte_more_does_not(tmp_pat
     _padded_to(bundle, 1024 * 1024 + 1)
     assert _outcome(verify_bundle(bundle, layer="manifest")) == _refused(
         "manifest.size", "artifact manifest exceeds 1 MiB")
-
-
-def test_a_manifest_that_cannot_be_read_names_the_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    bundle = copy_bundle("full-run/merged", tmp_path)
-    real = Path.read_bytes
-
-    def denied(self: Path) -> bytes:
-        if self.name == "pairjudge.json":
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self)
-
-    monkeypatch.setattr(Path, "read_bytes", denied)
-    assert _outcome(verify_bundle(bundle, layer="manifest")) == _refused(
-        "manifest.readable", "pairjudge.json cannot be read: Permission denied")
 
 
 @pytest.mark.parametrize("document", [[], "x", {"label_order": [], "packer": {}, "tokenizer": {}, "training": {}}],
@@ -115,26 +91,11 @@ def test_an_artifact_type_other_than_full_or_adapter_is_unsupported(tmp_path: Pa
     assert _outcome(verdict) == _refused("manifest.artifact_type", "unsupported artifact_type")
 
 
-@pytest.mark.parametrize("value", [["tie", "tie", "a_wins"], ["a_wins", "b_wins", 3], None, 3,
-                                   {"a_wins": 0, "b_wins": 1}],
-                         ids=["repeated", "number", "null", "number-only", "object-of-two"])
+@pytest.mark.parametrize("value", [None, {"a_wins": 0, "b_wins": 1}, {"a_wins": 0, "b_wins": 1, "tie": 2, "x": 3}],
+                         ids=["null", "object-of-two", "object-of-four"])
 def test_a_label_order_that_is_not_a_permutation_is_refused(tmp_path: Path, value: Any) -> None:
     verdict = verify_recipe(tmp_path, [{"op": "set", "path": "/label_order", "value": value}], layer="manifest")
     assert _outcome(verdict) == _refused("manifest.label_order", PERMUTATION)
-
-
-def test_a_label_order_object_passes_with_a_warning(tmp_path: Path) -> None:
-    value = {"tie": 0, "a_wins": 1, "b_wins": 2}  # the recorded bundle's order, as an object's keys
-    verdict = verify_recipe(tmp_path, [{"op": "set", "path": "/label_order", "value": value}], layer="manifest")
-    assert (verdict.ok, verdict.code) == (True, None)
-    assert verdict.warnings[0] == "label_order is an object; the reference accepts it and reads its keys as the order"
-
-
-@pytest.mark.parametrize(("value", "kind"), [([], "an array"), ("x", "a string"), (None, "null"), (1, "a number")])
-def test_a_training_receipt_that_is_not_an_object_names_its_kind(tmp_path: Path, value: Any, kind: str) -> None:
-    verdict = verify_recipe(tmp_path, [{"op": "set", "path": "/training", "value": value}], layer="manifest")
-    assert _outcome(verdict) == _refused("training.object",
-                                         f"training must be an object (the training receipt), not {kind}")
 
 
 @pytest.mark.parametrize(("steps", "changed"), [(0, True), (-1, True), (0.0, True), (1, "true"), (1, None)],
@@ -196,34 +157,3 @@ def test_the_same_file_listed_twice_is_hashed_once_and_both_entries_pass(tmp_pat
     # config.json twice (``./config.json`` is the same file): counted once
     assert subject.hashed_bytes == sum(sizes.values())
     assert len(subject.digests) == len(sizes)
-
-
-def _dependencies(count: int) -> list[dict[str, Any]]:
-    """``count`` dependencies whose version is a number: one schema difference each (strings expected)."""
-    return [{"op": "set", "path": f"/dependencies/d{i:02}", "value": i} for i in range(count)]
-
-
-def test_more_than_twenty_schema_differences_are_summed_up(tmp_path: Path) -> None:
-    verdict = verify_recipe(tmp_path, _dependencies(25), layer="manifest")
-    assert (verdict.ok, verdict.code) == (True, None)
-    assert verdict.warnings == (
-        *(f"pairjudge.json /dependencies/d{i:02} is not as pairjudge 0.3.0 writes it: {i} is not of type 'string'"
-          for i in range(20)),
-        "... and 5 more differences from the writer's schema")
-
-
-def test_exactly_twenty_schema_differences_have_no_summary(tmp_path: Path) -> None:
-    verdict = verify_recipe(tmp_path, _dependencies(20), layer="manifest")
-    assert (verdict.ok, verdict.code) == (True, None)
-    assert len(verdict.warnings) == 20
-    assert verdict.warnings[-1] == ("pairjudge.json /dependencies/d19 is not as pairjudge 0.3.0 writes it: "
-                                    "19 is not of type 'string'")
-
-
-def test_a_document_too_deep_for_the_schema_validator_gets_one_warning(monkeypatch: pytest.MonkeyPatch) -> None:
-    class Deep:
-        def iter_errors(self, document: Any) -> Any:
-            raise RecursionError
-
-    monkeypatch.setattr(manifest, "schema_validator", Deep)
-    assert manifest.schema_warnings({}) == ["pairjudge.json is nested too deeply to compare with the writer's schema"]

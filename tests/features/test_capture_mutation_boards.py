@@ -88,6 +88,9 @@ BOARDS = [
     pytest.param("6k1/2pb4/1p4p1/2P1r3/1pP1R2Q/1B5P/6R1/8 b - - 0 6", id="capture-mask-66"),
     pytest.param("r1N1kb1r/1pqp1ppp/8/8/1B2p3/1P1P3P/P1PnPPPR/RQ3BN1 b kq - 0 6", id="capture-mask-67"),
     pytest.param("3k1b1r/pr3pp1/1p1pn3/2p5/qP4P1/2PpQ2P/P2K1PBR/RNB3N1 b - - 7 11", id="capture-mask-68"),
+    # castling queenside, then Rd1xh1 along the rank the king left: the only win with {K, R, R}, and no roll with
+    # both a king and a rook die is won before the castling move is looked at (written by hand)
+    pytest.param("k7/8/8/8/8/2PPPPP1/2PPPPP1/R3K2q w Q - 0 1", id="capture-mask-castle-69"),
 ]
 
 

@@ -17,7 +17,6 @@ from contract.features import parse_fen
 from contract.features.capture import capture_count, capture_count_reference
 from contract.features.position import KING, QUEEN
 
-# 76 mutants, 69 boards
 BOARDS = [
     pytest.param("Q7/5p2/4b3/3p1p2/1Q2RK2/7P/8/7b b - f3", id="after-first-0"),
     pytest.param("8/8/2k5/4B1nq/5P1P/8/5N2/8 w - h6", id="after-first-1"),
@@ -91,6 +90,12 @@ BOARDS = [
     # castling queenside, then Rd1xh1 along the rank the king left: the only win with {K, R, R}, and no roll with
     # both a king and a rook die is won before the castling move is looked at (written by hand)
     pytest.param("k7/8/8/8/8/2PPPPP1/2PPPPP1/R3K2q w Q - 0 1", id="capture-mask-castle-69"),
+    # exd6 e.p. opens the fifth rank, but the black knight on g5 still stands between the rook and the queen: the
+    # one-die check after the e.p. capture must count every black piece as a blocker (written by hand)
+    pytest.param("7k/8/8/R2pP1nq/8/8/8/K7 w - d6", id="after-first-70"),
+    # Nxb4 takes one of two black kings; the other, on e8, still keeps d7xe8 from promoting (a pawn that takes a
+    # king on the last rank stays a pawn), so no queen from e8 reaches g6 (written by hand)
+    pytest.param("3rk3/3P4/6q1/8/1k6/3N4/8/8 w - - 0 1", id="child-71"),
 ]
 
 

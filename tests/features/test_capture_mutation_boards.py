@@ -96,6 +96,9 @@ BOARDS = [
     # Nxb4 takes one of two black kings; the other, on e8, still keeps d7xe8 from promoting (a pawn that takes a
     # king on the last rank stays a pawn), so no queen from e8 reaches g6 (written by hand)
     pytest.param("3rk3/3P4/6q1/8/1k6/3N4/8/8 w - - 0 1", id="child-71"),
+    # the knight leaves f4, then f2-f4 (a double push through the square it left) and fxe5: the only win with
+    # {N, P, P}; the pawn two ranks behind the emptied square must be re-examined (written by hand)
+    pytest.param("8/8/8/4q3/5N2/8/5P2/8 w - - 0 1", id="approach-candidates-72"),
 ]
 
 

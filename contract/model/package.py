@@ -143,11 +143,12 @@ def _read(path: Path, root: Path | None, limit: int) -> bytes:
 
 
 class ModelTooLarge(ContractError):
-    """A model file above :data:`MAX_MODEL_BYTES` (``size``: what it holds), refused unread."""
+    """A model file above :data:`MAX_MODEL_BYTES` (``size``: what it holds), refused unread; its text is
+    the refusal's message, as every kit exception's is."""
 
     def __init__(self, size: int) -> None:
-        super().__init__(size)
         self.size = size
+        super().__init__(self.refusal().message)
 
     def refusal(self) -> Refusal:
         return refusal("package.model.tooLarge", size=self.size, limit=MAX_MODEL_BYTES)

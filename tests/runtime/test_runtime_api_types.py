@@ -11,6 +11,7 @@ value of the wrong type in each argument in turn.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
@@ -145,6 +146,47 @@ def test_the_reviewed_calls_are_refusals() -> None:
         "data must be str or bytes, not NoneType", "api.argument.type")
 
 
+# What each argument must be, in the words of the README's "bad input never raises" (reproducer 21's
+# texts, the check table's "{argument} must be {expected}, not {got}"): the whole message, argument by
+# argument (the cases above check its two ends only; load_files' expected_role was in none of them).
+OUT = Path("/nonexistent/out")
+MUST_BE: Final[list[tuple[str, object, Callable[[object], object]]]] = [
+    ("directory must be a path (str or os.PathLike)", None,
+     lambda v: ModelPackage.load(v, "0.12.0")),  # type: ignore[arg-type]
+    ("expected_role must be a string or None", 12, lambda v: ModelPackage.load(EXAMPLE, "0.12.0", v)),  # type: ignore[arg-type]
+    ("model must be a path (str or os.PathLike)", None,
+     lambda v: ModelPackage.load_files(v, EXAMPLE / "manifest.json", "0.12.0")),  # type: ignore[arg-type]
+    ("manifest must be a path (str or os.PathLike)", None,
+     lambda v: ModelPackage.load_files(EXAMPLE / "model.onnx", v, "0.12.0")),  # type: ignore[arg-type]
+    ("expected_role must be a string or None", 12,
+     lambda v: ModelPackage.load_files(EXAMPLE / "model.onnx", EXAMPLE / "manifest.json", "0.12.0", v)),  # type: ignore[arg-type]
+    ("expected_role must be a string or None", 12,
+     lambda v: check_document(json.loads(MANIFEST), "0.12.0", v).refusal),  # type: ignore[arg-type]
+    ("package must be a ModelPackage (from ModelPackage.load)", None, Scorer.from_package),
+    ("spec must be a PackageSpec", None, lambda v: build_package(v, OUT)),  # type: ignore[arg-type]
+    ("spec.provenance must be a mapping of strings to strings or None", {"a": 1},
+     lambda v: build_package(_spec(provenance=v), OUT)),
+    ("spec.calibration_temperature must be a number or None", "1.5",
+     lambda v: build_package(_spec(calibration_temperature=v), OUT)),
+    ("spec.allow_service_unmountable must be a bool", None,
+     lambda v: build_package(_spec(allow_service_unmountable=v), OUT)),
+]
+
+
+@pytest.mark.parametrize(("message", "wrong", "call"), MUST_BE, ids=[m.split(" must")[0] + f"-{i}"
+                                                                      for i, (m, _, _) in enumerate(MUST_BE)])
+def test_each_wrong_type_message_says_what_the_argument_must_be(message: str, wrong: object,
+                                                                call: Callable[[object], object]) -> None:
+    assert call(wrong) == Refusal(f"{message}, not {type(wrong).__name__}", "api.argument.type")
+
+
+def test_a_valid_document_with_a_legitimate_role_argument_is_read() -> None:
+    """The other side of the expected_role cases above: None (no role expected) and a string are accepted."""
+    assert isinstance(ModelPackage.load_files(EXAMPLE / "model.onnx", EXAMPLE / "manifest.json", "0.12.0", None),
+                      ModelPackage)
+    assert check_document(json.loads(MANIFEST), "0.12.0", None).refusal is None
+
+
 @pytest.mark.parametrize("kind", sorted(WRONG))
 @pytest.mark.parametrize(("name", "call"), RAISING, ids=[name for name, _ in RAISING])
 def test_a_feature_function_refuses_a_wrong_type_with_the_kits_error_or_a_type_error(
@@ -186,6 +228,18 @@ def test_the_vendoring_and_pairjudge_functions_refuse_a_wrong_path_type(index: i
 
 UNUSABLE_PATHS: Final = {"nul": "/tmp/a\0b", "lone-surrogate": "/tmp/a\ud800b", "too-long": "/tmp/" + "a" * 5000,
                          "long-component": "/tmp/" + "a" * 300 + "/x"}
+
+
+def test_build_package_names_the_unusable_path_and_why(tmp_path: Path) -> None:
+    """The whole refusal: publication refused at OUT, the path no file can have, and the reason."""
+    nul, surrogate = "/tmp/a\0b", "/tmp/m\ud800"
+    assert build_package(_spec(), Path(nul)) == Refusal(
+        f"refusing to publish {nul}: {nul}: it holds a NUL character", "builder.os.fileError")
+    out = tmp_path / "out"
+    assert build_package(_spec(model=Path(surrogate)), out) == Refusal(
+        f"refusing to publish {out}: {surrogate}: it holds a character the file system's encoding cannot hold"
+        " (a lone surrogate)", "builder.os.fileError")
+    assert not out.exists()
 
 
 @pytest.mark.parametrize("kind", sorted(UNUSABLE_PATHS))

@@ -75,6 +75,93 @@ def test_the_limit_is_protobufs_and_the_boundary_is_exact(monkeypatch: pytest.Mo
     assert refused.message.startswith(f"{EXAMPLE / 'model.onnx'}: model file is {size} bytes, more than {size - 1}:")
 
 
+def _too_large(size: int, limit: int) -> str:
+    """The table's package.model.tooLarge message (as the 3 GiB tests below quote it from a whole run)."""
+    return (f"model file is {size} bytes, more than {limit}: a graph that holds its own weights cannot be larger"
+            " (protobuf's 2 GiB limit; external data is refused)")
+
+
+class _Grown:
+    """os.fstat for read_model's size look-up: the file as it was ``by`` bytes ago (it grew since)."""
+
+    def __init__(self, by: int) -> None:
+        self.by, self.real = by, package.os.fstat
+
+    def __call__(self, fd: int) -> object:
+        real = self.real(fd)
+        values = list(real)
+        values[6] -= self.by  # st_size
+        return package.os.stat_result(values)
+
+
+@pytest.mark.parametrize(("limit", "grown_by", "expected"), [
+    (100, 8, "whole"),  # grown after the size was taken: the whole file is read, up to the limit
+    (20, 8, "whole"),   # grown to exactly the limit: still one graph
+    (19, 8, 20),        # grown past the limit: refused with what was read, one byte past the limit
+    (15, 8, 16),
+    (12, 8, 13),        # grown past a limit the first read already crossed
+    (20, 0, "whole"),   # not grown, exactly the limit
+])
+def test_read_model_reads_a_file_grown_since_its_size_was_taken_only_up_to_the_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: int, grown_by: int, expected: str | int) -> None:
+    from contract.model.package import ModelTooLarge, read_model
+
+    model = tmp_path / "model.onnx"
+    content = bytes(range(65, 85))  # 20 bytes, each different: a short or shifted read shows
+    model.write_bytes(content)
+    monkeypatch.setattr(package, "MAX_MODEL_BYTES", limit)
+    monkeypatch.setattr(package.os, "fstat", _Grown(grown_by))
+    if expected == "whole":
+        assert read_model(model) == content
+        assert read_model(model, tmp_path) == content
+        return
+    for root in (None, tmp_path):
+        with pytest.raises(ModelTooLarge) as raised:
+            read_model(model, root)
+        assert raised.value.size == expected
+        assert str(raised.value) == _too_large(int(expected), limit)
+        assert raised.value.refusal() == Refusal(_too_large(int(expected), limit), "package.model.tooLarge")
+
+
+def test_read_model_refuses_above_the_limit_unread_and_reads_every_byte_up_to_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from contract.model.package import ModelTooLarge, read_model
+
+    model = tmp_path / "model.onnx"
+    content = bytes(range(65, 85))
+    model.write_bytes(content)
+    for limit in (20, 21, 1000):
+        monkeypatch.setattr(package, "MAX_MODEL_BYTES", limit)
+        assert read_model(model) == content
+    monkeypatch.setattr(package, "MAX_MODEL_BYTES", 19)
+    with pytest.raises(ModelTooLarge) as raised:
+        read_model(model)
+    assert (raised.value.size, str(raised.value)) == (20, _too_large(20, 19))
+    (tmp_path / "empty.onnx").write_bytes(b"")
+    assert read_model(tmp_path / "empty.onnx") == b""
+
+
+def test_package_build_refuses_a_model_above_the_limit_unread_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In process (the 3 GiB run below is a child process): the refusal names publication, the model and
+    its size against the limit, and nothing is written."""
+    from contract.model.builder import PackageSpec, build_package
+    from contract.model.manifest import read_manifest
+    from contract.model.tensors import check_graph
+
+    model = EXAMPLE / "model.onnx"
+    size = model.stat().st_size
+    monkeypatch.setattr(package, "MAX_MODEL_BYTES", size - 1)
+    out = tmp_path / "out"
+    built = build_package(PackageSpec(model, "kcp-13", "position-value", ">=0.12.0 <1.0.0", "x"), out)
+    assert built == Refusal(f"refusing to publish {out}: {model}: {_too_large(size, size - 1)}",
+                            "package.model.tooLarge")
+    assert not out.exists()
+    manifest = read_manifest((EXAMPLE / "manifest.json").read_bytes(), "0.12.0").manifest
+    assert manifest is not None
+    assert check_graph(model, manifest) == Refusal(_too_large(size, size - 1), "package.model.tooLarge")
+
+
 def _limit_address_space() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
 

@@ -267,20 +267,22 @@ def test_a_package_directory_reached_through_a_link_is_still_a_package(tmp_path:
     assert isinstance(ModelPackage.load(tmp_path / "current", ENGINE), ModelPackage)
 
 
-def test_a_link_swapped_in_after_the_check_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("name", ["model.onnx", "manifest.json"])
+def test_a_link_swapped_in_after_the_check_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      name: str) -> None:
     pkg = write_package(tmp_path / "pkg", graph())
-    secret = tmp_path / "secret.onnx"
-    secret.write_bytes(graph(_weights(9.0)))
+    secret = tmp_path / "secret"
+    secret.write_bytes((pkg / name).read_bytes() if name == "manifest.json" else graph(_weights(9.0)))
     real_open = package_module.open_regular
 
     def swap_then_open(path: Path) -> Any:
-        if path.name == "model.onnx":
+        if path.name == name:
             path.unlink()
             path.symlink_to(secret)
         return real_open(path)
 
     monkeypatch.setattr(package_module, "open_regular", swap_then_open)
-    assert ModelPackage.load(pkg, ENGINE) == Refusal(f"{pkg}/model.onnx: {OUTSIDE}", "package.file.outside")
+    assert ModelPackage.load(pkg, ENGINE) == Refusal(f"{pkg}/{name}: {OUTSIDE}", "package.file.outside")
 
 
 def test_load_files_follows_the_paths_the_caller_gave(tmp_path: Path) -> None:

@@ -386,3 +386,25 @@ def test_a_trailing_slash_is_dropped_from_a_short_path_and_the_root_gets_one_sla
     assert ModelPackage.load_files("d/", manifests / "synthetic_kcp13_value_manifest.json", "0.12.0") == Refusal(
         "d: model file not readable", "package.model.unreadable")
     assert ModelPackage.load("/", "0.12.0") == Refusal("/model.onnx: model file not readable", "package.model.unreadable")
+
+
+def test_a_path_that_cannot_be_looked_at_is_an_unreadable_file(tmp_path: Path) -> None:
+    """A name the file system refuses to look up (a component over 255 bytes: the look-up itself fails with
+    ENAMETOOLONG rather than 'no such file') is not a readable file: the same refusal as a missing one."""
+    from contract.core.resources import golden_dir
+
+    example = golden_dir() / "example-package"
+    long_name = tmp_path / ("a" * 300) / "model.onnx"
+    assert ModelPackage.load_files(long_name, example / "manifest.json", "0.12.0") == Refusal(
+        f"{long_name}: model file not readable", "package.model.unreadable")
+    assert ModelPackage.load_files(example / "model.onnx", long_name, "0.12.0") == Refusal(
+        f"{long_name}: manifest file not readable", "package.manifest.unreadable")
+
+
+def test_a_path_that_cannot_be_resolved_is_not_inside_the_package(tmp_path: Path) -> None:
+    """Fail closed: a name no file can have (a NUL character) cannot be shown to stay inside the directory."""
+    from contract.model.package import _inside
+
+    assert _inside(tmp_path / "model.onnx", tmp_path)
+    assert not _inside(tmp_path / "a\0b", tmp_path)
+    assert not _inside(tmp_path, tmp_path)  # the directory itself is no file inside it

@@ -15,6 +15,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -57,6 +58,7 @@ HOSTILE = [
     b"[" * 64 + b"]" * 64, b"[" * 65 + b"]" * 65, b"{" * 32 + b"[" * 33, b"[X" * 65,
     b'"[[[["', b'["\\"[[[["]', b'["\\\\", "x"]', b'{"]]]]": [[1]]}', b"[[]] [[[1]]]",
     b"\x00[\x00]", b"[\x00]", b'"\x00"', b"[1]\x00", b"\x00\x00\x00[", b"\xfe\xff\x00[\x00]",
+    b"X1X", b"X[1]", b"[1]X", b"X 1", b"1 X", b"x1", b"1x",  # a character JSON does not take as whitespace
     b"[1, 2]\r", b"\t[true, false, null]\r\n", b"\x0c[1]", b"[1]\x0b", b"\x1c1", b"1\x1f", b" \r\n\t", b"[-0.0, 0.0, -0, 1E2, 1e-400]", b"[01]", b"[.5]", b"[+1]",
     b'{"id": "' + b"k" * 2000 + b'"}', b"[[" + b"1," * 500 + b"1]]",
 ]
@@ -156,3 +158,35 @@ def test_mutated_documents_agree(value: Any, edits: list[tuple[int, int, int]]) 
 @given(data=st.binary(max_size=64))
 def test_random_bytes_agree(data: bytes) -> None:
     agree(data)
+
+
+# --- the fast path is taken --------------------------------------------------------------------------------
+# Plain documents at the limits' edges, each with the value Python's own reader gives (the strict parser
+# agrees: the cases above): parse_fast must read them without handing them to the strict parser, which is
+# its reason to exist (a bulk reader's lines at several times the speed). A document on an edge that went
+# to the strict parser would still get the right value, only slowly: so the strict parser is disabled here.
+PLAIN: list[tuple[bytes, dict[str, int]]] = [
+    (b'{"a": [1, 2.5, "x", null, true, false, -0.0, 1E2], "b": {"c": {}}, "d": []}', {}),
+    (b' \t\r\n[1, {"k": "v"}]\n\r\t ', {}),   # JSON's four whitespace characters around the value
+    (b"[[[1]]]", {"max_depth": 3}),              # brackets and braces exactly at the depth limit
+    (b'{"a": [{"b": [1]}]}', {"max_depth": 4}),
+    (b"[1, 2, 3]", {"max_bytes": 9}),            # exactly the size limit
+    (b"[" + b"1" * 308 + b"]", {}),              # a long document: an integer literal of the longest plain length
+    (b"-" + b"9" * 307, {}),
+    (b"1" * 308, {}),
+    (b'"' + b"s" * 400 + b'"', {}),
+    (b'[1.5, "' + b"t" * 400 + b'", {"n": -12}]', {}),
+]
+
+
+@pytest.mark.parametrize(("data", "limits"), PLAIN, ids=[f"plain-{i}" for i in range(len(PLAIN))])
+def test_a_plain_document_is_read_by_the_fast_path(data: bytes, limits: dict[str, int],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = json.loads(data)
+    assert outcome(strictjson.parse, data, **limits) == ("value", repr(expected))
+
+    def not_here(*_args: object, **_kwargs: object) -> Any:
+        raise AssertionError(f"handed to the strict parser: {data[:60]!r}")
+
+    monkeypatch.setattr(strictjson, "parse", not_here)
+    assert repr(strictjson.parse_fast(data, **limits)) == repr(expected)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import share  # tests/ is on the path (tests/conftest.py)
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -120,7 +121,7 @@ def render(value: Any, ascii_only: bool) -> str:
     return json.dumps(value, ensure_ascii=ascii_only)
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(share(15), suppress_health_check=[HealthCheck.too_slow])
 @given(value=values, ascii_only=st.booleans(), depth=st.integers(min_value=0, max_value=6),
        nested=st.integers(min_value=0, max_value=70))
 @example(value=[("a", 1), ("a", 2)], ascii_only=True, depth=6, nested=0)
@@ -136,7 +137,7 @@ def test_generated_documents_agree(value: Any, ascii_only: bool, depth: int, nes
 MUTATION_BYTES = b'[]{}",:\\ 0123456789eE.-+NaIfinty\x00\xef\xbb\xbf\xc3\xa9\xed\xa0\x80\xff\r\n\tud8'
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(share(15), suppress_health_check=[HealthCheck.too_slow])
 @given(value=values, edits=st.lists(st.tuples(st.integers(min_value=0), st.integers(min_value=0, max_value=2),
                                                st.sampled_from(list(MUTATION_BYTES))), min_size=1, max_size=4))
 def test_mutated_documents_agree(value: Any, edits: list[tuple[int, int, int]]) -> None:
@@ -154,7 +155,7 @@ def test_mutated_documents_agree(value: Any, edits: list[tuple[int, int, int]]) 
     agree(bytes(data), max_depth=2)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(share(10))
 @given(data=st.binary(max_size=64))
 def test_random_bytes_agree(data: bytes) -> None:
     agree(data)

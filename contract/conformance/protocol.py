@@ -209,19 +209,21 @@ class LiveAdapter:
         blocks this thread only, and :meth:`ask` stops waiting for it at the timeout."""
         assert self._process is not None and self._process.stdin is not None
         stdin = self._process.stdin
-        while (data := self._requests.get()) is not None:
-            try:
-                view = memoryview(data)
-                while view:
-                    done = stdin.write(view)
-                    view = view[done or 0:]
-            except (BrokenPipeError, OSError, ValueError) as exc:
-                self._write_failed = str(exc) or exc.__class__.__name__
-            self._written.release()
-            if self._write_failed is not None:
-                return
-        with contextlib.suppress(OSError):
-            stdin.close()
+        try:
+            while (data := self._requests.get()) is not None:
+                try:
+                    view = memoryview(data)
+                    while view:
+                        done = stdin.write(view)
+                        view = view[done or 0:]
+                except (BrokenPipeError, OSError, ValueError) as exc:
+                    self._write_failed = str(exc) or exc.__class__.__name__
+                self._written.release()
+                if self._write_failed is not None:
+                    return
+        finally:  # owned by this thread, closed however it ends (a failed write too)
+            with contextlib.suppress(OSError):
+                stdin.close()
 
     def _drain_stderr(self) -> None:
         """Read the adapter's stderr as it comes (the stderr thread), keeping the last

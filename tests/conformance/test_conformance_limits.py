@@ -280,6 +280,22 @@ def test_an_adapters_stderr_is_kept_only_up_to_its_cap(tmp_path: Path) -> None:
             f" {STDERR_KEEP_BYTES // 1024} KiB)") in answer_["message"]
 
 
+def test_a_request_the_dead_adapter_cannot_take_leaves_no_pipe_open(tmp_path: Path) -> None:
+    """The writer thread returned on a failed write without closing the adapter's stdin, so the pipe was
+    left to the garbage collector (an 'unclosed file' ResourceWarning, which this suite turns into a
+    failure: test_a_dead_adapter_is_one_message_from_the_cli failed so whenever the adapter died before
+    the request was written). Here the adapter has surely exited before the request is written."""
+    command = _script(tmp_path, "gone.py", "import sys\nsys.exit(2)\n").split()
+    case = load_cases(["engine-compatibility"])[0]
+    with LiveAdapter("gone", command, 10) as adapter:
+        process = adapter._process
+        assert process is not None and process.stdin is not None
+        process.wait(timeout=30)
+        answer_ = adapter.ask(case.request_line())
+    assert answer_["status"] == "error"
+    assert process.stdin.closed, "the adapter's stdin was left open after a failed write"
+
+
 def test_the_run_keeps_a_bounded_part_of_each_answer(tmp_path: Path) -> None:
     """Issue 22 audit: a line is capped at 16 MiB, but every answer was kept whole for the report, so an
     adapter answering each case with a 15 MiB message took the runner to 2 GB for 119 cases (20 GB for

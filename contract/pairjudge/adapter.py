@@ -16,6 +16,10 @@ from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
 from contract.pairjudge import architecture, peftmodel
 
 BIASES = ("none", "all", "lora_only")
+# LoraConfig's defaults (PEFT 0.21.2), taken when adapter_config.json leaves the key out (observed: a
+# missing lora_alpha loads; a missing r builds rank-8 layers, a size mismatch against rank-2 tensors).
+DEFAULT_RANK = 8
+DEFAULT_ALPHA = 8
 
 
 def base_problem(config: Mapping[str, Any], shapes: Mapping[str, tuple[int, ...]]) -> str | None:
@@ -44,7 +48,7 @@ def _config_problem(config: Mapping[str, Any]) -> str | None:
         return TABLE.text("detail.adapter.peftType", value=repr(config.get("peft_type")))
     if config.get("task_type") != "SEQ_CLS":
         return TABLE.text("detail.adapter.taskType", value=repr(config.get("task_type")))
-    rank = config.get("r")
+    rank = config.get("r", DEFAULT_RANK)
     if not isinstance(rank, int) or isinstance(rank, bool) or rank <= 0:
         return TABLE.text("detail.adapter.rank", value=repr(rank))
     if config.get("bias", "none") not in BIASES:
@@ -62,8 +66,9 @@ def _config_problem(config: Mapping[str, Any]) -> str | None:
     if config.get("trainable_token_indices") is not None:
         return TABLE.text("detail.adapter.variant", key="trainable_token_indices",
                           value=repr(config.get("trainable_token_indices")))
-    if not isinstance(config.get("lora_alpha"), int | float) or isinstance(config.get("lora_alpha"), bool):
-        return TABLE.text("detail.adapter.alpha", value=repr(config.get("lora_alpha")))
+    alpha = config.get("lora_alpha", DEFAULT_ALPHA)
+    if not isinstance(alpha, int | float) or isinstance(alpha, bool):
+        return TABLE.text("detail.adapter.alpha", value=repr(alpha))
     return None
 
 
@@ -114,7 +119,7 @@ def lora_problem(
     table = architecture.ARCHITECTURES["gpt2"].tensors({**base, "num_labels": architecture.CLASSES, "id2label": None})
     if isinstance(table, str):
         return "base/" + table
-    model = peftmodel.build(config, peftmodel.gpt2_modules(table, sizes["n_layer"]), config["r"])
+    model = peftmodel.build(config, peftmodel.gpt2_modules(table, sizes["n_layer"]), config.get("r", DEFAULT_RANK))
     if isinstance(model, str):
         return TABLE.text("detail.adapter.config", problem=model)
     return peftmodel.landing_problem(model, tensors)

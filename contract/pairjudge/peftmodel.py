@@ -7,7 +7,8 @@ pairjudge 0.3.0 loads an adapter with ``PeftModel.from_pretrained(base classifie
    (``null`` becomes those two).
 2. LoRA goes on every module of the base model (containers included) that ``target_modules`` names
    (a list: the module's name or a name ending in ``.<entry>``; a string: a regular expression
-   matching the whole name; ``all-linear``: every Linear/Conv1D layer), except where a
+   matching the whole name; ``all-linear``: every Linear/Conv1D layer; null or absent: GPT-2's
+   ``c_attn``, PEFT's default for the model type), except where a
    ``modules_to_save`` entry ``m`` matches: ``re.match(rf"(^|.*\\.){m}($|\\..*)", name)``. Only
    Linear, Conv1D and Embedding layers can carry LoRA; nothing targeted fails.
 3. Every module whose name *ends with* a ``modules_to_save`` entry (a plain string suffix) is
@@ -39,6 +40,9 @@ ADAPTER_NAME = "default"
 CLASSIFIER_MODULES = ("classifier", "score")  # PeftModelForSequenceClassification adds these to modules_to_save
 ADAPTABLE = frozenset({"linear", "conv1d", "embedding"})  # the layer kinds LoRA can adapt (others fail)
 LINEAR = frozenset({"linear", "conv1d"})
+# PEFT's LoRA targets for GPT-2 when target_modules is null or absent
+# (TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING; observed: an adapter_config.json without them loads)
+GPT2_DEFAULT_TARGETS = ["c_attn"]
 
 Shape = tuple[int, ...]
 
@@ -172,7 +176,8 @@ def build(config: Mapping[str, object], modules: Mapping[str, Module], rank: int
     saved = config.get("modules_to_save")
     entries = [*(saved if isinstance(saved, list) else []), *CLASSIFIER_MODULES]
     entries = [e for e in entries if isinstance(e, str)]
-    lora = targeted(config.get("target_modules"), entries, modules)
+    targets = config.get("target_modules")
+    lora = targeted(GPT2_DEFAULT_TARGETS if targets is None else targets, entries, modules)
     if isinstance(lora, str):
         return lora
     if not lora:

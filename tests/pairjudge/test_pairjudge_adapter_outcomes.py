@@ -218,3 +218,26 @@ def test_an_adapter_config_without_r_builds_rank_8_layers(tmp_path: Path) -> Non
     assert (verdict.ok, verdict.code, verdict.message) == (False, "adapter.lora", (
         f"{LORA}adapter tensor 'base_model.model.transformer.h.0.attn.c_attn.lora_A.weight' has shape [2, 16], "
         f"but it loads into {target}, of shape [8, 16] (size mismatch)"))
+
+
+def test_all_linear_names_each_linear_layer_by_its_last_name_part(tmp_path: Path) -> None:
+    # the targets all-linear stands for are shown when the modules_to_save entries do not compile (PEFT fails
+    # there: s7207-0051 recorded the same re.error for a target)
+    ops = [{"op": "set", "file": "adapter_config.json", "path": "/target_modules", "value": "all-linear"},
+           {"op": "set", "file": "adapter_config.json", "path": "/modules_to_save", "value": ["("]}]
+    verdict = verify_recipe(tmp_path, ops, name="lora-run/adapter")
+    assert (verdict.ok, verdict.code, verdict.message) == (False, "adapter.lora", (
+        CONFIG + "target_modules ['c_attn', 'c_fc', 'c_proj', 'score'] or modules_to_save ['(', 'classifier', "
+        "'score'] is not a valid regular expression as PEFT matches it (missing ), unterminated subpattern at "
+        "position 8)"))  # the entry's place in PEFT's pattern (^|.*\\.)ENTRY($|\\..*)
+
+
+def test_a_long_model_config_value_is_shown_in_its_first_60_characters(tmp_path: Path) -> None:
+    value = ["float32"] * 10  # a list read as a dtype fails the reference (IndexError for [], recorded)
+    verdict = verify_recipe(tmp_path, [{"op": "set", "path": "/model_config/dtype", "value": value}],
+                            name="lora-run/adapter")
+    shown = "['float32', 'float32', 'float32', 'float32', 'float32', 'flo"
+    assert len(shown) == 60
+    assert (verdict.ok, verdict.code, verdict.message) == (False, "adapter.lora", (
+        f"{LORA}pairjudge.json model_config: dtype is {shown}: the reference fails reading a list as a dtype "
+        "(IndexError)"))

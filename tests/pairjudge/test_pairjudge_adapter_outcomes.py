@@ -241,3 +241,12 @@ def test_a_long_model_config_value_is_shown_in_its_first_60_characters(tmp_path:
     assert (verdict.ok, verdict.code, verdict.message) == (False, "adapter.lora", (
         f"{LORA}pairjudge.json model_config: dtype is {shown}: the reference fails reading a list as a dtype "
         "(IndexError)"))
+
+
+def test_a_base_config_whose_id2label_keys_are_no_integers_is_named_under_base(tmp_path: Path) -> None:
+    # the base's config is read as any config.json: its id2label keys go through int() (observed failing for 'a')
+    verdict = verify_recipe(tmp_path, [{"op": "set", "file": "base/config.json", "path": "/id2label",
+                                        "value": {"a": "x"}}], name="lora-run/adapter")
+    assert (verdict.ok, verdict.code, verdict.message) == (False, "adapter.base", (
+        "adapter is not tied to an exact base model: base/config.json id2label has the key 'a', which is not an "
+        "integer"))

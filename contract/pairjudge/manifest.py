@@ -42,6 +42,10 @@ LABELS = ("a_wins", "b_wins", "tie")
 REQUIRED_KEYS = ("label_order", "packer", "tokenizer", "training", "files")
 SCHEMA_FILE = "pairjudge-1.schema.json"
 MAX_SCHEMA_WARNINGS = 20
+# pairjudge 0.3.0 writes pairjudge.json 5 levels deep. A deeper document is compared with the writer's
+# schema only up to this depth: beyond it, whether jsonschema (and the repr in its messages) runs out of
+# Python's stack depends on the interpreter (3.11 and 3.13 differ), so the warning would too.
+MAX_SCHEMA_DEPTH = 64
 # A bound on the time the digests take: each distinct file (device and inode) is hashed once,
 # and all of them together at most this many bytes (about 3 minutes at 1.6 GiB/s).
 MAX_HASHED_BYTES = 256 * 1024**3
@@ -323,8 +327,23 @@ def _shorten(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _deeper_than(document: Any, limit: int) -> bool:
+    """Whether ``document`` has arrays or objects nested more than ``limit`` levels (no recursion)."""
+    stack: list[tuple[Any, int]] = [(document, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth >= limit:
+                return True
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
 def schema_warnings(document: Any) -> list[str]:
     """One warning per way ``document`` differs from what pairjudge 0.3.0 writes (capped)."""
+    if _deeper_than(document, MAX_SCHEMA_DEPTH):
+        return [TABLE.text("warning.schema.tooDeep")]
     try:
         errors = sorted(
             schema_validator().iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path]

@@ -13,7 +13,7 @@ import pytest
 from pairjudge_support import BUNDLES, copy_bundle, verify_recipe
 
 from contract.pairjudge import verify_bundle
-from contract.pairjudge.manifest import MAX_SCHEMA_WARNINGS, schema_warnings
+from contract.pairjudge.manifest import MAX_SCHEMA_DEPTH, MAX_SCHEMA_WARNINGS, schema_warnings
 
 SCHEMA = "pairjudge.json {} is not as pairjudge 0.3.0 writes it: {}"
 
@@ -131,3 +131,20 @@ def test_a_label_order_that_is_no_permutation_is_refused(tmp_path: Path, order: 
     verdict = verify_recipe(tmp_path, [{"op": "set", "path": "/label_order", "value": order}], layer="manifest")
     assert (verdict.ok, verdict.code, verdict.message) == (
         False, "manifest.label_order", "label_order must be a permutation of ('a_wins', 'b_wins', 'tie')")
+
+
+@pytest.mark.parametrize("field", ["label_order", "files"])
+@pytest.mark.parametrize("depth", [MAX_SCHEMA_DEPTH - 3, MAX_SCHEMA_DEPTH - 2])
+def test_the_schema_check_goes_as_deep_as_its_limit_and_no_deeper(field: str, depth: int) -> None:
+    """Whether a deep document met Python's recursion limit inside jsonschema depended on the interpreter
+    (files nested 5,000 deep: 'too deeply' on 3.11, a difference with a long repr on 3.13), so the depth is
+    bounded before jsonschema runs. The document is level 1, the field's list or object level 2, the
+    outer list of ``_nested(depth)`` level 3 and its innermost list level depth + 3."""
+    document = _recorded_manifest()
+    document[field] = [_nested(depth)] if field == "label_order" else {"k": _nested(depth)}
+    total = depth + 3
+    warnings = schema_warnings(document)
+    if total > MAX_SCHEMA_DEPTH:
+        assert warnings == ["pairjudge.json is nested too deeply to compare with the writer's schema"]
+    else:
+        assert len(warnings) >= 1 and all("is not as pairjudge 0.3.0 writes it" in w for w in warnings), warnings

@@ -1,12 +1,17 @@
 """``python -m contract validate``: would the engine serve this package? Exit 0 yes, 1 no, 2 usage.
 
-Either a package directory or ``--model`` and ``--manifest``. Loading runs the §4.1 checks (digest
+Either package directories or ``--model`` and ``--manifest``. Loading runs the §4.1 checks (digest
 included); then the graph is opened and the tensor contract checked, as a session opening would.
+A ``PACKAGE_DIR`` that does not exist is refused as such (``no such directory``) before the engine's
+order starts. ``--discover`` (the pre-commit hook) validates every package below the current directory
+(:mod:`contract.model.discovery`) and every one named, each of which must still exist: one line per
+package, exit 1 when any is refused.
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from contract.cli.jsonoutput import print_document, refusal_fields
@@ -14,6 +19,7 @@ from contract.cli.parser import engine_version
 from contract.core.consoletext import console_text
 from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.refusal import Refusal
+from contract.model.discovery import directory_refusal, discover, named
 from contract.model.manifest_schema import known_roles
 from contract.model.package import ModelPackage
 from contract.model.service import service_refusal
@@ -28,7 +34,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="check a model package against the contract",
         description="Check a package (directory, or --model and --manifest) as the engine would load it.",
     )
-    parser.add_argument("package", nargs="?", metavar="PACKAGE_DIR", help="directory with model.onnx and manifest.json")
+    parser.add_argument("package", nargs="*", metavar="PACKAGE_DIR",
+                        help="directory with model.onnx and manifest.json (with --discover: also a glob)")
     parser.add_argument("--model", metavar="M", help="path of the ONNX graph (with --manifest)")
     parser.add_argument("--manifest", metavar="F", help="path of the manifest (with --model)")
     parser.add_argument("--engine-version", required=True, metavar="V", type=engine_version,
@@ -37,7 +44,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--as", dest="reader", choices=READERS, default="engine",
                         help="engine (default): would the engine serve it; service: would the evaluation "
                              "service mount it too (manifest 1.0.0, kcp-13, standard-kcp, position-value)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--discover", action="store_true",
+                        help="also validate every package below the current directory (a directory holding "
+                             "model.onnx, or a manifest.json naming a featureSchema; vendored copies of the "
+                             "contract, dot-directories and node_modules are skipped); each PACKAGE_DIR named "
+                             "must still exist")
+    parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                        help="with --discover: skip directories whose path matches GLOB (repeatable)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object (one package only)")
     parser.set_defaults(handler=run, parser=parser)
 
 
@@ -57,25 +71,24 @@ def _summary(package: ModelPackage) -> dict[str, Any]:
     }
 
 
-def run(args: argparse.Namespace) -> int:
-    parser: argparse.ArgumentParser = args.parser
-    by_files = args.model is not None or args.manifest is not None
-    if by_files and args.package is not None:
-        parser.error("give either PACKAGE_DIR or --model and --manifest, not both")
-    if by_files and (args.model is None or args.manifest is None):
-        parser.error("--model and --manifest go together")
-    if not by_files and args.package is None:
-        parser.error("give PACKAGE_DIR, or --model and --manifest")
-    if by_files:
+def _check(args: argparse.Namespace, package: str | None) -> ModelPackage | Refusal:
+    """One package, by directory (``package``) or by ``--model``/``--manifest``: loaded, graph checked."""
+    if package is not None and (missing := directory_refusal(Path(package))) is not None:
+        return missing
+    if package is None:
         loaded = ModelPackage.load_files(args.model, args.manifest, args.engine_version, args.role)
     else:
-        loaded = ModelPackage.load(args.package, args.engine_version, args.role)
+        loaded = ModelPackage.load(package, args.engine_version, args.role)
     if not isinstance(loaded, Refusal):
         graph_refusal = check_graph(loaded.model_bytes, loaded.manifest)
         if graph_refusal is not None:
-            loaded = graph_refusal.prefixed(loaded.model_text)
-        elif args.reader == "service" and (unmountable := service_refusal(loaded.manifest)) is not None:
-            loaded = unmountable.prefixed(loaded.manifest_text)
+            return graph_refusal.prefixed(loaded.model_text)
+        if args.reader == "service" and (unmountable := service_refusal(loaded.manifest)) is not None:
+            return unmountable.prefixed(loaded.manifest_text)
+    return loaded
+
+
+def _report(args: argparse.Namespace, loaded: ModelPackage | Refusal, named_as: str | None = None) -> int:
     if isinstance(loaded, Refusal):
         if args.json:
             print_document(refusal_fields(loaded))
@@ -87,12 +100,55 @@ def run(args: argparse.Namespace) -> int:
         print_document({"ok": True, "message": None, **summary})
     else:
         print(console_text(
-            f"serving {summary['modelId']}: {summary['modelRole']}, {summary['featureSchema']} "
+            ("" if named_as is None else f"{named_as}: ")
+            + f"serving {summary['modelId']}: {summary['modelRole']}, {summary['featureSchema']} "
             f"({summary['featureCount']} features), input '{summary['inputName']}' -> "
             f"output '{summary['outputName']}', engine {args.engine_version}"
             + (" (the evaluation service would mount it)" if args.reader == "service" else "")
         ))
     return EXIT_OK
+
+
+def _targets(args: argparse.Namespace) -> list[str] | Refusal:
+    """The package directories to check: those named, plus with ``--discover`` every one found."""
+    if not args.discover:
+        return list(args.package)
+    listed = named(args.package)
+    if listed.refusal is not None:
+        return listed.refusal
+    found = discover(Path("."), tuple(args.exclude))
+    if found.refusal is not None:
+        return found.refusal
+    return [str(path) for path in dict.fromkeys((*listed.packages, *found.packages))]
+
+
+def run(args: argparse.Namespace) -> int:
+    parser: argparse.ArgumentParser = args.parser
+    by_files = args.model is not None or args.manifest is not None
+    if by_files and (args.package or args.discover):
+        parser.error("give either PACKAGE_DIR (or --discover) or --model and --manifest, not both")
+    if by_files and (args.model is None or args.manifest is None):
+        parser.error("--model and --manifest go together")
+    if not by_files and not args.package and not args.discover:
+        parser.error("give PACKAGE_DIR, --discover, or --model and --manifest")
+    if args.exclude and not args.discover:
+        parser.error("--exclude goes with --discover")
+    if by_files:
+        return _report(args, _check(args, None))
+    targets = _targets(args)
+    if isinstance(targets, Refusal):
+        if args.json:
+            print_document(refusal_fields(targets))
+        else:
+            print(console_text(f"refusing to serve: {targets.message}"))
+        return EXIT_REFUSED
+    if args.json and (args.discover or len(targets) != 1):
+        parser.error("--json takes exactly one PACKAGE_DIR (without --discover)")
+    if not targets:
+        print("validate --discover: no model package below the current directory")
+        return EXIT_OK
+    label = args.discover or len(targets) > 1
+    return max([_report(args, _check(args, package), package if label else None) for package in targets])
 
 
 __all__ = ["EXIT_USAGE", "register", "run"]

@@ -150,8 +150,9 @@ const KINDS = {
 };
 
 // Whether the version's schema must reject a document a check refuses (true), accept it (false), or
-// may go either way (null): the checks the schema cannot express come after all those it can.
-const SCHEMA_EXPRESSIBLE = { supportedVersion: false, expectedRole: false };
+// may go either way (null): the checks the schema cannot express come after all those it can. The host
+// engine version is the caller's argument, not the document: no schema says anything about it (review H6).
+const SCHEMA_EXPRESSIBLE = { supportedVersion: false, expectedRole: false, hostType: null };
 const COMPATIBILITY_EXPRESSIBLE = { blank: true, "invalid-constraint": true, excluded: false, "invalid-engine-version": null };
 
 class Refused extends Error {

@@ -66,6 +66,15 @@ test("wrong types are refused with the kit's message, never thrown", () => {
   assert.strictEqual(contract.readManifest(text, "0.12.0", null).verdict, "accepted");
 });
 
+test("a host engine version that is not a string is refused, never thrown, for a valid manifest (review H6)", () => {
+  const text = fs.readFileSync(golden("example-package", "manifest.json"), "utf8");
+  for (const wrong of [5, null, undefined, {}, ["0.12.0"], true]) {
+    const got = contract.readManifest(text, wrong);
+    assert.deepStrictEqual([got.verdict, got.code, got.message],
+      ["refused", "manifest.engineVersion.notString", "engine version must be a string"], String(wrong));
+  }
+});
+
 test("exported results are JSON-serialisable: versions are Numbers", () => {
   const comparators = contract.parseConstraint(">=0.12.0 <2147483647.0.1");
   assert.strictEqual(JSON.stringify(comparators),

@@ -24,9 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from typing import Final
-
-from lark import Lark, LarkError, Token, Tree
+from typing import TYPE_CHECKING, Final
 
 from contract.core.arguments import not_a_string
 from contract.core.checktable import (
@@ -41,6 +39,9 @@ from contract.core.checktable import (
 )
 from contract.core.refusal import Refusal
 from contract.core.resources import grammar_dir
+
+if TYPE_CHECKING:  # lark is imported when a constraint needs the grammar (see parse_constraint)
+    from lark import Lark
 
 GRAMMAR_FILE: Final = "engine_compatibility.lark"
 INT_MAX: Final = 2_147_483_647
@@ -91,8 +92,19 @@ _OPERATORS: Final[dict[str, Callable[[Version, Version], bool]]] = {
 @cache
 def parser() -> Lark:
     """The LALR parser compiled from the grammar file (built once)."""
+    from lark import Lark
+
     text = (grammar_dir() / GRAMMAR_FILE).read_text(encoding="utf-8")
     return Lark(text, parser="lalr")
+
+
+# Comparators joined by single spaces, nothing at either end: a subset of the grammar's language (every text it
+# matches the grammar accepts, with the same comparators), and the form nearly every manifest writes. Such a
+# text is read here without building the parser (importing lark and compiling the grammar cost ~85 ms, most of
+# a `compat` run); any other text goes to the grammar, which stays the one authority on what is valid.
+_COMPARATOR: Final = r"(>=|<=|>|<|=)?([0-9]+)\.([0-9]+)\.([0-9]+)"
+_CANONICAL: Final = re.compile(f"{_COMPARATOR}(?: {_COMPARATOR})*", re.ASCII)
+_ONE_COMPARATOR: Final = re.compile(_COMPARATOR, re.ASCII)
 
 
 class _Unparsable(Exception):
@@ -108,22 +120,30 @@ def _component(digits: str) -> int | None:
     return value if value <= INT_MAX else None
 
 
+def _comparator(op: str, digits: list[str]) -> tuple[str, Version]:
+    parts = [_component(text) for text in digits]
+    if parts[0] is None or parts[1] is None or parts[2] is None:
+        raise _Unparsable
+    return op, (parts[0], parts[1], parts[2])
+
+
 def parse_constraint(text: str) -> list[tuple[str, Version]]:
     """Every comparator of a non-blank constraint, as (operator, version); raise if invalid."""
+    if _CANONICAL.fullmatch(text) is not None:
+        return [_comparator(match[1] or "=", [match[2], match[3], match[4]])
+                for match in _ONE_COMPARATOR.finditer(text)]
+    from lark import LarkError, Token, Tree
+
     try:
         tree = parser().parse(text)
     except LarkError:
         raise _Unparsable from None
-    comparators: list[tuple[str, Version]] = []
     # the grammar makes every child of the start rule a comparator: an optional OP and one version
-    for node in [child for child in tree.children if isinstance(child, Tree)]:
-        op = next((str(child) for child in node.children if isinstance(child, Token) and child.type == "OP"), "=")
-        version = next(child for child in node.children if isinstance(child, Tree))
-        parts = [_component(str(tok)) for tok in version.children]
-        if parts[0] is None or parts[1] is None or parts[2] is None:
-            raise _Unparsable
-        comparators.append((op, (parts[0], parts[1], parts[2])))
-    return comparators
+    return [_comparator(next((str(child) for child in node.children
+                              if isinstance(child, Token) and child.type == "OP"), "="),
+                        [str(tok) for tok in next(child for child in node.children
+                                                  if isinstance(child, Tree)).children])
+            for node in tree.children if isinstance(node, Tree)]
 
 
 @dataclass

@@ -7,8 +7,11 @@ the *working directory* when given bytes (observed with onnxruntime 1.32). Eithe
 never saw would be served, so such a graph is refused before ONNX Runtime sees it.
 
 The walk covers every tensor the protobuf holds, wherever it sits (initializers, sparse initializers,
-``Constant`` attributes, subgraphs, functions, training info): it descends into every message field
-generically, so a tensor in a place added by a later ONNX version is still seen.
+``Constant`` attributes, subgraphs, functions, training info). It runs on the wire
+(:mod:`contract.model.onnxwire`, whose table of ONNX's message fields a test compares with the installed
+``onnx``, so a place a later ONNX version adds fails the suite rather than going unwalked); bytes the wire
+reader cannot take are handed to the protobuf reader (``onnx``, imported only then), whose generic walk
+descends into every message field and whose words refuse a graph it cannot parse.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from contract.core.refusal import Refusal, refusal
+from contract.model.onnxwire import scan
 
 if TYPE_CHECKING:  # onnx is imported when a graph is checked: importing it costs ~1 s, and every command
     from onnx import ModelProto, TensorProto  # would pay it (the CLI imports each command's module)
@@ -46,6 +50,9 @@ def external_data_refusal(graph: bytes) -> Refusal | None:
     A model the protobuf reader cannot parse is refused here too (fail closed): nothing is handed to
     ONNX Runtime that was not inspected.
     """
+    scanned = scan(graph)
+    if scanned is not None:
+        return None if scanned.external is None else refusal("tensor.graph.external", name=scanned.external)
     from onnx import ModelProto, TensorProto
 
     try:

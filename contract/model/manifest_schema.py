@@ -22,13 +22,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from typing import Any, Final
-
-from jsonschema import Draft202012Validator
+from typing import TYPE_CHECKING, Any, Final
 
 from contract.core import formatversion
 from contract.core.registry import feature_schemas
 from contract.core.resources import schema_dir
+
+if TYPE_CHECKING:  # jsonschema is imported by validator() alone: every validate would pay ~80 ms for it
+    from jsonschema import Draft202012Validator
 
 FIELDS_FILE: Final = "manifest-fields.json"
 VERSION_FIELD: Final = "manifestVersion"
@@ -174,4 +175,6 @@ def _schema_document(version: str) -> dict[str, Any]:
 @cache
 def validator(version: str) -> Draft202012Validator:
     """A reusable JSON Schema validator for one manifest version (built once)."""
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(_schema_document(version))

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from testids import plain_id
 
+from contract.model import compatibility as _compatibility
 from contract.model.compatibility import Outcome, evaluate, parse_constraint
 from contract.model.manifest_schema import manifest_versions
 
@@ -123,3 +124,50 @@ def test_evaluate_never_raises(constraint: str, version: str) -> None:
 ])
 def test_components_of_any_length_get_an_outcome(constraint: str, version: str, outcome: Outcome) -> None:
     assert evaluate(constraint, version).outcome is outcome
+
+
+# --- the fast path for canonical text (issue 35 start-up) ----------------------------------------------------
+
+_OPS = st.sampled_from(["", "=", ">", ">=", "<", "<="])
+_DIGITS = st.text(alphabet="0123456789", min_size=1, max_size=12)
+_CANONICAL_TEXT = st.lists(st.tuples(_OPS, _DIGITS, _DIGITS, _DIGITS), min_size=1, max_size=4).map(
+    lambda parts: " ".join(f"{op}{a}.{b}.{c}" for op, a, b, c in parts))
+
+
+def _by_the_grammar(text: str) -> list[tuple[str, tuple[int, int, int]]] | str:
+    """What the lark parser compiled from the grammar makes of ``text`` (the path every other text takes)."""
+    from lark import LarkError, Token, Tree
+
+    try:
+        tree = _compatibility.parser().parse(text)
+    except LarkError:
+        return "unparsable"
+    found: list[tuple[str, tuple[int, int, int]]] = []
+    for node in (child for child in tree.children if isinstance(child, Tree)):
+        op = next((str(c) for c in node.children if isinstance(c, Token) and c.type == "OP"), "=")
+        version = next(c for c in node.children if isinstance(c, Tree))
+        parts = [_compatibility._component(str(t)) for t in version.children]
+        if None in parts:
+            return "unparsable"
+        found.append((op, (parts[0], parts[1], parts[2])))  # type: ignore[arg-type]
+    return found
+
+
+def _fast(text: str) -> list[tuple[str, tuple[int, int, int]]] | str:
+    try:
+        return _compatibility.parse_constraint(text)
+    except _compatibility._Unparsable:
+        return "unparsable"
+
+
+@given(_CANONICAL_TEXT)
+def test_canonical_text_read_without_the_parser_is_read_as_the_grammar_reads_it(text: str) -> None:
+    assert _compatibility._CANONICAL.fullmatch(text) is not None
+    assert _fast(text) == _by_the_grammar(text)
+
+
+@given(st.text(alphabet="0123456789.<>= \t\x01v-+", max_size=24))
+def test_any_text_gets_the_grammars_answer(text: str) -> None:
+    if text.strip("".join(chr(c) for c in range(0x21))) == "":
+        return  # blank: reported before parsing
+    assert _fast(text) == _by_the_grammar(text)

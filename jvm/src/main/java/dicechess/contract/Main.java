@@ -26,10 +26,24 @@ public final class Main {
     public static void main(String[] args) {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
-        System.exit(run(List.of(args), out, err));
+        List<String> arguments = List.of(args);
+        int code;
+        try {
+            code = run(arguments, FileNames.rawArguments(arguments), out, err);
+        } catch (RuntimeException ex) {  // never a stack trace: one line naming what failed
+            err.println(PROG + ": internal error: " + ex);
+            code = REFUSED;
+        }
+        System.exit(code);
     }
 
     static int run(List<String> args, PrintStream out, PrintStream err) {
+        return run(args, null, out, err);
+    }
+
+    /** {@code raw}: the arguments' bytes as the process got them (null: unknown), for a name the JVM's file name
+     * encoding cannot spell (any non-ASCII name under a C locale, invalid UTF-8 in any). */
+    static int run(List<String> args, List<byte[]> raw, PrintStream out, PrintStream err) {
         if (args.size() == 1 && (args.get(0).equals("--help") || args.get(0).equals("-h"))) {
             out.println(USAGE_TEXT);
             out.println("  check DIR       check a vendored copy against its lock and this jar's kit (= vendor --check)");
@@ -56,12 +70,30 @@ public final class Main {
             err.println(PROG + ": error: " + (args.isEmpty() ? "a command is required" : "unknown arguments " + args));
             return USAGE;
         }
-        return args.get(0).equals("check") ? check(args.get(1), out, err) : vectors(args.get(1), out, err);
+        return args.get(0).equals("check") ? check(args.get(1), raw == null ? null : raw.get(1), out, err)
+            : vectors(args.get(1), out, err);
     }
 
     static int check(String argument, PrintStream out, PrintStream err) {
-        Path directory = Path.of(argument);
-        String shown = pythonPath(argument);
+        return check(argument, null, out, err);
+    }
+
+    /** {@code vendor --check} of the directory {@code argument} names ({@code raw}: its bytes, when known). */
+    static int check(String argument, byte[] raw, PrintStream out, PrintStream err) {
+        boolean byBytes = argument.indexOf('\ufffd') >= 0 || !FileNames.spellable(argument);
+        if (byBytes && raw == null) {
+            out.println(Messages.say("line.checkRefused", "message", pythonPath(argument)
+                + " cannot be named in this JVM's file name encoding " + FileNames.jnuCharset()
+                + " (run java under a UTF-8 locale, e.g. LC_ALL=C.UTF-8)"));
+            return REFUSED;
+        }
+        String shown = pythonPath(byBytes ? FileNames.decode(raw) : argument);
+        Path directory = byBytes ? FileNames.argument(raw) : Path.of(argument);
+        if (directory == null) {
+            out.println(Messages.say("line.checkRefused", "message",
+                Messages.say("check.noDirectory", "directory", shown)));
+            return REFUSED;
+        }
         Lock kit;
         try {
             kit = VendorCheck.kitLock();

@@ -1,6 +1,5 @@
 package dicechess.contract;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -176,7 +175,7 @@ final class SchemaSubset {
             case "null" -> instance == null;
             case "number" -> instance instanceof Json.Number;
             case "integer" -> instance instanceof Json.Number n && (PyRepr.isInteger(n.text())
-                || new BigDecimal(n.text()).stripTrailingZeros().scale() <= 0);
+                || n.value().stripTrailingZeros().scale() <= 0);
             default -> throw new IllegalStateException("the schema names the type " + type);
         };
     }
@@ -213,7 +212,7 @@ final class SchemaSubset {
     /** jsonschema's equality: numbers by value (1 = 1.0), a boolean only equals a boolean. */
     static boolean equal(Object a, Object b) {
         if (a instanceof Json.Number x && b instanceof Json.Number y) {
-            return new BigDecimal(x.text()).compareTo(new BigDecimal(y.text())) == 0;
+            return x.value().compareTo(y.value()) == 0;
         }
         if (a instanceof List<?> x && b instanceof List<?> y) {
             if (x.size() != y.size()) {

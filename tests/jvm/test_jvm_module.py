@@ -384,3 +384,41 @@ def test_the_java_check_agrees_on_names_the_jvm_cannot_spell_and_rounded_version
     assert outputs["layout lockVersion 2.0000000000000001"][0] == outputs["layoutVersion 1.0000000000000001"][0] == 0
     for written in ("lockVersion 1.000000000000001", "lockVersion 1.5", "layout lockVersion 2.000000000000001"):
         assert "is not one this kit reads" in outputs[written][1], written
+
+
+def _engine_table() -> dict[str, str | None]:
+    """docs/jvm.md's table of the files the engine's specs open: resource name -> the kit file written (None: none)."""
+    text = (ROOT / "docs" / "jvm.md").read_text(encoding="utf-8")
+    section = text.split("## The engine's layout", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `([^`]+)` \| [^|]+ \| (?:`([^`]+)`|— [^|]*) \|$", section, flags=re.MULTILINE)
+    return {resource: kit or None for resource, kit in rows}
+
+
+def test_the_engine_layout_writes_every_file_the_engines_specs_open_that_the_kit_has() -> None:
+    layout = json.loads((data_root() / "schema" / "vendor-layout-engine.json").read_text(encoding="utf-8"))
+    written = {entry["to"]: entry["from"] for entry in layout["files"]}
+    table = _engine_table()
+    assert len(table) == 14
+    assert written == {resource: kit for resource, kit in table.items() if kit is not None}
+    assert {resource for resource, kit in table.items() if kit is None} == {
+        "synthetic_pdi_test_model.onnx", "synthetic_test_model.onnx"}
+
+
+@built
+def test_the_java_check_reads_an_engine_layout_copy_as_vendor_check_does(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    copy = tmp_path / "resources"
+    copy.mkdir()
+    (copy / "synthetic_test_model.onnx").write_bytes(b"the engine's own")  # a file the layout does not write: kept
+    assert kit_main(["vendor", "--layout", "engine", str(copy)]) == 0
+    capsys.readouterr()
+    for name, source in _engine_table().items():
+        if source is not None:
+            assert (copy / name).read_bytes() == (data_root() / source).read_bytes(), name
+    assert (copy / "synthetic_test_model.onnx").read_bytes() == b"the engine's own"
+    python, java = _both(copy, capsys)
+    assert python == java == (0, f"vendor --check: {copy} matches the installed kit\n")
+    (copy / "synthetic_kcp13_value_parity.json").write_text("{}", encoding="utf-8")
+    python, java = _both(copy, capsys)
+    assert python == java and java[0] == 1
+    assert f"FAIL {copy / 'synthetic_kcp13_value_parity.json'}: edited" in java[1]

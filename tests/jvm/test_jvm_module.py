@@ -26,7 +26,7 @@ from contract.core.resources import data_root
 from contract.core.vendorfiles import VENDORED_FILES, VENDORED_TREES
 from contract.core.vendoring import LOCK_NAME, _lock_bytes, lock_document
 from contract.core.vendorlayout import _kit_files
-from contract.golden.validation import CORPUS_SCHEMAS
+from contract.golden.validation import CORPUS_SCHEMAS, validate_files
 from contract.recordings.vectorfile import read
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -422,3 +422,119 @@ def test_the_java_check_reads_an_engine_layout_copy_as_vendor_check_does(tmp_pat
     python, java = _both(copy, capsys)
     assert python == java and java[0] == 1
     assert f"FAIL {copy / 'synthetic_kcp13_value_parity.json'}: edited" in java[1]
+
+
+# The parity file (golden/fixtures/synthetic_kcp13_value_parity.json): the jar's `parity FILE` against Python's reader
+# of it — the kit's strict JSON reader and golden check's schema validation (contract.golden.validation), then the
+# file's rows against the kit's kcp-13 vectors and its model's digest, computed here with numpy and hashlib.
+PARITY_NAME = "golden/fixtures/synthetic_kcp13_value_parity.json"
+PARITY_MODEL = "synthetic_kcp13_value_test_model.onnx"
+
+
+def _python_parity(root: Path) -> tuple[list[str], set[tuple[str, str]], bool]:
+    """Python's reading of ``root/PARITY_NAME``: its schema problems (golden check's lines), the (probe, column)
+    pairs whose float32 bits differ from the kit's kcp-13 vectors (or (probe, "") for an unknown probe or another
+    FEN), and whether its model beside it has another digest."""
+    data = (root / PARITY_NAME).read_bytes()
+    _checked, problems = validate_files({PARITY_NAME: data}, lambda name: (data_root() / name).read_bytes())
+    if problems:
+        return problems, set(), False
+    document = json.loads(data)
+    kit = read("kcp-13", (data_root() / "golden" / "vectors" / "kcp-13.json").read_bytes())
+    differing: set[tuple[str, str]] = set()
+    for probe in document["probes"]:
+        mine = kit.probes.get(probe["id"])
+        if mine is None or mine.fen != probe["fen"] or mine.side != probe["side"]:
+            differing.add((probe["id"], ""))
+            continue
+        theirs = np.asarray(probe["features"], dtype=np.float32).view(np.uint32)
+        ours = np.asarray(mine.features, dtype=np.float32).view(np.uint32)
+        differing |= {(probe["id"], kit.columns[i]) for i in np.flatnonzero(theirs != ours)}
+    model = root / "golden" / "fixtures" / document["model"]
+    other_digest = model.is_file() and hashlib.sha256(model.read_bytes()).hexdigest() != document["modelSha256"]
+    return [], differing, other_digest
+
+
+def _edited_parity(edit: Callable[[dict[str, Any]], None]) -> Callable[[bytes], bytes]:
+    def apply(data: bytes) -> bytes:
+        document = json.loads(data)
+        edit(document)
+        return json.dumps(document, indent=2).encode("utf-8")
+    return apply
+
+
+def _probe_edit(field: str, value: object, index: int = 0) -> Callable[[dict[str, Any]], None]:
+    return lambda document: document["probes"][index].__setitem__(field, value)
+
+
+def _feature_edit(index: int, column: int, value: float) -> Callable[[dict[str, Any]], None]:
+    return lambda document: document["probes"][index]["features"].__setitem__(column, value)
+
+
+PARITY_CASES: list[tuple[str, Callable[[bytes], bytes]]] = [
+    ("the kit's", lambda data: data),
+    ("the engine's, recorded", lambda data: (ROOT / "golden/recorded/manifests/synthetic_kcp13_value_parity.json")
+     .read_bytes()),
+    ("an output above 1", _edited_parity(_probe_edit("output", 1.5))),
+    ("an output true", _edited_parity(_probe_edit("output", True))),
+    ("a side x", _edited_parity(_probe_edit("side", "x", 3))),
+    ("12 features", _edited_parity(lambda d: d["probes"][1]["features"].pop())),
+    ("14 features", _edited_parity(lambda d: d["probes"][1]["features"].append(0.0))),
+    ("a feature true", _edited_parity(_feature_edit(2, 4, True))),
+    ("a missing FEN", _edited_parity(lambda d: d["probes"][0].pop("fen"))),
+    ("another key", _edited_parity(lambda d: d.__setitem__("zz", 1))),
+    ("columns reordered", _edited_parity(lambda d: d["columns"].reverse())),
+    ("schema kcp-14", _edited_parity(lambda d: d.__setitem__("schema", "kcp-14"))),
+    ("an upper-case digest", _edited_parity(lambda d: d.__setitem__("modelSha256", d["modelSha256"].upper()))),
+    ("a model path", _edited_parity(lambda d: d.__setitem__("model", "../x.onnx"))),
+    ("a FEN of 3 fields", _edited_parity(_probe_edit("fen", "8/8/8/8/8/8/8/8 w"))),
+    ("no probes", _edited_parity(lambda d: d.__setitem__("probes", []))),
+    ("an empty id", _edited_parity(_probe_edit("id", ""))),
+    ("not an object", lambda data: b"[1, 2]"),
+    ("a tiny feature", _edited_parity(_feature_edit(0, 0, 1e-45))),
+    ("0.1 where 0", _edited_parity(_feature_edit(4, 6, 0.1))),
+    ("a feature off by a float32 step", _edited_parity(_feature_edit(5, 10, 0.42129633))),
+    ("an unknown probe", _edited_parity(_probe_edit("id", "no-such-probe", 2))),
+    ("another FEN", _edited_parity(_probe_edit("fen", "4k3/8/8/8/8/8/8/3K4 w - -", 2))),
+    ("another digest", _edited_parity(lambda d: d.__setitem__("modelSha256", "0" * 64))),
+    ("a rounded lockstep output", _edited_parity(_probe_edit("output", 0.5714285714285714))),
+    ("a duplicate key", lambda data: data.replace(b'"schema": "kcp-13",', b'"schema": "kcp-13", "schema": "kcp-13",')),
+    ("NaN", lambda data: data.replace(b'"output": ', b'"output": NaN, "x": ', 1)),
+    ("a BOM", lambda data: b"\xef\xbb\xbf" + data),
+    ("1e400", lambda data: data.replace(b'"output": ', b'"output": 1e400, "x": ', 1)),
+]
+
+
+@built
+def test_the_java_parity_reader_agrees_with_pythons_on_the_parity_file(tmp_path: Path) -> None:
+    original = (ROOT / PARITY_NAME).read_bytes()
+    (tmp_path / "golden" / "fixtures").mkdir(parents=True)
+    (tmp_path / "golden" / "fixtures" / PARITY_MODEL).write_bytes((ROOT / "golden" / "fixtures" / PARITY_MODEL)
+                                                                  .read_bytes())
+    verdicts = {}
+    for case, change in PARITY_CASES:
+        (tmp_path / PARITY_NAME).write_bytes(change(original))
+        problems, differing, other_digest = _python_parity(tmp_path)
+        done = subprocess.run(["java", "-jar", str(JAR), "parity", PARITY_NAME], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=120, check=False)
+        lines = done.stdout.splitlines()
+        holds = not problems and not differing and not other_digest
+        assert done.returncode == (0 if holds else 1), (case, done.stdout, done.stderr)
+        verdicts[case] = holds
+        if holds:
+            document = json.loads(change(original))
+            expected = [f"{p['id']}\t{np.asarray(p['features'], dtype='>f4').tobytes().hex()}\t"
+                        f"{np.asarray(p['output'], dtype='>f8').tobytes().hex()}" for p in document["probes"]]
+            assert lines[:-1] == expected, case
+            assert lines[-1].startswith(f"parity: {PARITY_NAME} holds: {len(expected)} probes"), case
+        elif problems and not problems[0].startswith(f"{PARITY_NAME}: not valid JSON"):
+            assert lines[:-1] == problems, case  # the same schema problems, in the same words and order
+        elif problems:
+            assert lines[0].startswith(f"{PARITY_NAME}: not valid JSON"), case  # syntax details may differ
+        else:
+            named = {(m[1], m[2] or "") for m in (re.match(rf"{re.escape(PARITY_NAME)}: probe ([^:]+): (?:column (\w+))?",
+                                                           line) for line in lines[:-1]) if m}
+            assert named == differing, case
+            assert any("has SHA-256" in line for line in lines) == other_digest, case
+    assert verdicts["the kit's"] and verdicts["the engine's, recorded"] and verdicts["a rounded lockstep output"]
+    assert sum(verdicts.values()) == 3

@@ -18,7 +18,7 @@ public final class Main {
     static final String PROG = "dicechess-contract-jvm";
     static final String EXIT_CODES = "exit codes: 0 matches, 1 differs or refused (each problem named), 2 usage error, "
         + "130 interrupted";
-    static final String USAGE_TEXT = "usage: " + PROG + " check DIR | vectors SCHEMA | --version | --help";
+    static final String USAGE_TEXT = "usage: " + PROG + " check DIR | vectors SCHEMA | parity FILE | --version | --help";
 
     private Main() {
     }
@@ -48,6 +48,7 @@ public final class Main {
             out.println(USAGE_TEXT);
             out.println("  check DIR       check a vendored copy against its lock and this jar's kit (= vendor --check)");
             out.println("  vectors SCHEMA  print each golden probe's vector of SCHEMA as float32 bit patterns");
+            out.println("  parity FILE     read a parity file (synthetic_kcp13_value_parity.json) and check what it says");
             out.println(EXIT_CODES);
             return OK;
         }
@@ -61,17 +62,24 @@ public final class Main {
             }
         }
         if (args.size() == 2 && args.get(1).equals("--help")) {
-            out.println(args.get(0).equals("check") ? "usage: " + PROG + " check DIR" : "usage: " + PROG + " vectors SCHEMA");
+            out.println("usage: " + PROG + " " + args.get(0) + switch (args.get(0)) {
+                case "check" -> " DIR";
+                case "parity" -> " FILE";
+                default -> " SCHEMA";
+            });
             out.println(EXIT_CODES);
             return OK;
         }
-        if (args.size() != 2 || !(args.get(0).equals("check") || args.get(0).equals("vectors"))) {
+        if (args.size() != 2 || !List.of("check", "vectors", "parity").contains(args.get(0))) {
             err.println(USAGE_TEXT);
             err.println(PROG + ": error: " + (args.isEmpty() ? "a command is required" : "unknown arguments " + args));
             return USAGE;
         }
-        return args.get(0).equals("check") ? check(args.get(1), raw == null ? null : raw.get(1), out, err)
-            : vectors(args.get(1), out, err);
+        return switch (args.get(0)) {
+            case "check" -> check(args.get(1), raw == null ? null : raw.get(1), out, err);
+            case "parity" -> parity(args.get(1), out);
+            default -> vectors(args.get(1), out, err);
+        };
     }
 
     static int check(String argument, PrintStream out, PrintStream err) {
@@ -138,6 +146,34 @@ public final class Main {
             }
             out.println(line);
         }
+        return OK;
+    }
+
+    /** {@code parity FILE}: each probe (id, features as float32 bit patterns, output as float64 bit pattern) and one
+     * line saying it holds (exit 0), or each problem and a count (exit 1). */
+    static int parity(String argument, PrintStream out) {
+        String shown = Messages.consoleText(pythonPath(argument));
+        if (!FileNames.spellable(argument)) {
+            out.println("parity: " + shown + " cannot be named in this JVM's file name encoding "
+                + FileNames.jnuCharset() + " (run java under a UTF-8 locale, e.g. LC_ALL=C.UTF-8)");
+            return REFUSED;
+        }
+        ParityFile.Reading reading = ParityFile.read(Path.of(argument), shown);
+        if (!reading.holds()) {
+            reading.problems().forEach(problem -> out.println(Messages.consoleText(problem)));
+            out.println("parity: " + reading.problems().size() + " problem(s) in " + shown);
+            return REFUSED;
+        }
+        for (ParityFile.Probe probe : reading.probes()) {
+            StringBuilder line = new StringBuilder(Messages.consoleText(probe.id())).append('\t');
+            for (float value : probe.features()) {
+                line.append(String.format("%08x", Float.floatToRawIntBits(value)));
+            }
+            out.println(line.append('\t').append(String.format("%016x", Double.doubleToRawLongBits(probe.output()))));
+        }
+        out.println("parity: " + shown + " holds: " + reading.probes().size()
+            + " probes, each the kit's kcp-13 golden vector bit for bit; its model " + reading.model() + " "
+            + (reading.modelChecked() ? "has the SHA-256 it states" : "is not beside it (its SHA-256 not checked)"));
         return OK;
     }
 

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * The few JSON Schema 2020-12 keywords the vendor layout schema ({@code schema/vendor-layout-1.schema.json}, read
- * from the jar) uses, with the error texts and the order of Python's jsonschema, which the Python kit prints: keywords
+ * from the jar) and the parity schema ({@code schema/parity.schema.json}) use, with the error texts and the order of Python's jsonschema, which the Python kit prints: keywords
  * in the schema's order, properties in the schema's order, {@link #first} the first error by instance path. A
  * keyword outside the subset is refused ({@link IllegalStateException}) rather than ignored, so a schema that grows
  * one cannot be half-checked here.
@@ -39,6 +39,13 @@ final class SchemaSubset {
         List<Error> out = new ArrayList<>();
         validate(schema, instance, List.of(), out);
         return out;
+    }
+
+    /** Every error, ordered by instance path as the kit sorts them (a stable sort, as Python's sorted). */
+    static List<Error> sorted(List<Error> errors) {
+        List<Error> sorted = new ArrayList<>(errors);
+        sorted.sort(Comparator.comparing(Error::path, SchemaSubset::comparePaths));
+        return sorted;
     }
 
     /** The error the kit reports: the first by instance path (a stable sort, as Python's sorted). */
@@ -114,6 +121,28 @@ final class SchemaSubset {
                     int limit = integer(value);
                     if (instance instanceof List<?> list && list.size() < limit) {
                         out.add(new Error(path, PyRepr.repr(list) + (limit == 1 ? " should be non-empty" : " is too short")));
+                    }
+                }
+                case "maxItems" -> {
+                    int limit = integer(value);
+                    if (instance instanceof List<?> list && list.size() > limit) {
+                        out.add(new Error(path, PyRepr.repr(list) + (limit == 0 ? " is expected to be empty" : " is too long")));
+                    }
+                }
+                case "enum" -> {
+                    if (((List<?>) value).stream().noneMatch(option -> equal(instance, option))) {
+                        out.add(new Error(path, PyRepr.repr(instance) + " is not one of " + PyRepr.repr(value)));
+                    }
+                }
+                case "minimum" -> {
+                    if (instance instanceof Json.Number n && n.value().compareTo(((Json.Number) value).value()) < 0) {
+                        out.add(new Error(path, PyRepr.repr(instance) + " is less than the minimum of " + PyRepr.repr(value)));
+                    }
+                }
+                case "maximum" -> {
+                    if (instance instanceof Json.Number n && n.value().compareTo(((Json.Number) value).value()) > 0) {
+                        out.add(new Error(path, PyRepr.repr(instance) + " is greater than the maximum of "
+                            + PyRepr.repr(value)));
                     }
                 }
                 case "items" -> {

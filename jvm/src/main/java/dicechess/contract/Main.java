@@ -18,7 +18,7 @@ public final class Main {
     static final String PROG = "dicechess-contract-jvm";
     static final String EXIT_CODES = "exit codes: 0 matches, 1 differs or refused (each problem named), 2 usage error, "
         + "130 interrupted";
-    static final String USAGE_TEXT = "usage: " + PROG + " check DIR | vectors SCHEMA | parity FILE | --version | --help";
+    static final String USAGE_TEXT = "usage: " + PROG + " check DIR | vectors SCHEMA | parity FILE | verify DIR --public-key PUB.pem | --version | --help";
 
     private Main() {
     }
@@ -49,6 +49,8 @@ public final class Main {
             out.println("  check DIR       check a vendored copy against its lock and this jar's kit (= vendor --check)");
             out.println("  vectors SCHEMA  print each golden probe's vector of SCHEMA as float32 bit patterns");
             out.println("  parity FILE     read a parity file (synthetic_kcp13_value_parity.json) and check what it says");
+            out.println("  verify DIR --public-key PUB.pem");
+            out.println("                  verify DIR/model.sig (OpenSSF model signing, OMS v1.0, key method) over DIR");
             out.println(EXIT_CODES);
             return OK;
         }
@@ -65,10 +67,14 @@ public final class Main {
             out.println("usage: " + PROG + " " + args.get(0) + switch (args.get(0)) {
                 case "check" -> " DIR";
                 case "parity" -> " FILE";
+                case "verify" -> " DIR --public-key PUB.pem";
                 default -> " SCHEMA";
             });
             out.println(EXIT_CODES);
             return OK;
+        }
+        if (args.size() == 4 && args.get(0).equals("verify") && args.get(2).equals("--public-key")) {
+            return verify(args.get(1), args.get(3), out);
         }
         if (args.size() != 2 || !List.of("check", "vectors", "parity").contains(args.get(0))) {
             err.println(USAGE_TEXT);
@@ -175,6 +181,31 @@ public final class Main {
             + " probes, each the kit's kcp-13 golden vector bit for bit; its model " + reading.model() + " "
             + (reading.modelChecked() ? "has the SHA-256 it states" : "is not beside it (its SHA-256 not checked)"));
         return OK;
+    }
+
+    /** {@code verify DIR --public-key PUB.pem}: one line; exit 0 the signature holds, 1 it does not (a code and what is
+     * wrong), 2 a key that cannot be used or a name this JVM cannot spell. */
+    static int verify(String directory, String key, PrintStream out) {
+        String shown = Messages.consoleText(pythonPath(directory));
+        if (!FileNames.spellable(directory) || !FileNames.spellable(key)) {
+            out.println("verify: " + shown + ": a name this JVM cannot spell in its file name encoding "
+                + FileNames.jnuCharset() + " (run java under a UTF-8 locale, e.g. LC_ALL=C.UTF-8)");
+            return USAGE;
+        }
+        java.security.interfaces.ECPublicKey publicKey;
+        try {
+            publicKey = PackageSignature.publicKey(Path.of(key));
+        } catch (PackageSignature.KeyException ex) {
+            out.println("verify: " + Messages.consoleText(pythonPath(key)) + " " + ex.getMessage());
+            return USAGE;
+        }
+        PackageSignature.Verdict verdict = PackageSignature.verify(Path.of(directory), publicKey);
+        if (verdict.holds()) {
+            out.println("verify: " + shown + ": OK: " + verdict.message());
+            return OK;
+        }
+        out.println("verify: " + shown + ": FAIL " + verdict.code() + ": " + verdict.message());
+        return REFUSED;
     }
 
     /** {@code directory / name} as pathlib joins them. */

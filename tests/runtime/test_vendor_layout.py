@@ -219,7 +219,7 @@ def test_a_bad_layout_is_refused_before_anything_is_written(capsys: pytest.Captu
 def test_an_unknown_layout_and_misused_options_are_refused(capsys: pytest.CaptureFixture[str],
                                                            tmp_path: Path) -> None:
     assert _run(capsys, "vendor", "--layout", "nope", str(tmp_path / "t")) == (
-        1, "vendor: no built-in layout nope (built-in: kit, training); give a layout file FILE.json\n")
+        1, "vendor: no built-in layout nope (built-in: engine, kit, training); give a layout file FILE.json\n")
     assert _run(capsys, "vendor", "--json", str(tmp_path / "t")) == (2, "usage error: --json is only for --check\n")
     assert _run(capsys, "vendor", "--check", "--layout", "training", str(tmp_path / "t"))[0] == 2
     assert not (tmp_path / "t").exists()

@@ -28,6 +28,13 @@ public final class Json {
         public float float32() {
             return (float) Double.parseDouble(text);
         }
+
+        /** The number the Python kit's reader makes of the text, exactly: an integer literal as that integer, any
+         * other (a fraction or an exponent) as the double it rounds to, so {@code 1.0000000000000001} is 1. */
+        public java.math.BigDecimal value() {
+            return PyRepr.isInteger(text) ? new java.math.BigDecimal(text)
+                : new java.math.BigDecimal(Double.parseDouble(text));
+        }
     }
 
     /** A text that is not valid JSON. */

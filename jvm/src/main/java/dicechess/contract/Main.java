@@ -18,7 +18,7 @@ public final class Main {
     static final String PROG = "dicechess-contract-jvm";
     static final String EXIT_CODES = "exit codes: 0 matches, 1 differs or refused (each problem named), 2 usage error, "
         + "130 interrupted";
-    static final String USAGE_TEXT = "usage: " + PROG + " check DIR | vectors SCHEMA | --version | --help";
+    static final String USAGE_TEXT = "usage: " + PROG + " check DIR | vectors SCHEMA | parity FILE | verify DIR --public-key PUB.pem | --version | --help";
 
     private Main() {
     }
@@ -26,14 +26,31 @@ public final class Main {
     public static void main(String[] args) {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
-        System.exit(run(List.of(args), out, err));
+        List<String> arguments = List.of(args);
+        int code;
+        try {
+            code = run(arguments, FileNames.rawArguments(arguments), out, err);
+        } catch (RuntimeException ex) {  // never a stack trace: one line naming what failed
+            err.println(PROG + ": internal error: " + ex);
+            code = REFUSED;
+        }
+        System.exit(code);
     }
 
     static int run(List<String> args, PrintStream out, PrintStream err) {
+        return run(args, null, out, err);
+    }
+
+    /** {@code raw}: the arguments' bytes as the process got them (null: unknown), for a name the JVM's file name
+     * encoding cannot spell (any non-ASCII name under a C locale, invalid UTF-8 in any). */
+    static int run(List<String> args, List<byte[]> raw, PrintStream out, PrintStream err) {
         if (args.size() == 1 && (args.get(0).equals("--help") || args.get(0).equals("-h"))) {
             out.println(USAGE_TEXT);
             out.println("  check DIR       check a vendored copy against its lock and this jar's kit (= vendor --check)");
             out.println("  vectors SCHEMA  print each golden probe's vector of SCHEMA as float32 bit patterns");
+            out.println("  parity FILE     read a parity file (synthetic_kcp13_value_parity.json) and check what it says");
+            out.println("  verify DIR --public-key PUB.pem");
+            out.println("                  verify DIR/model.sig (OpenSSF model signing, OMS v1.0, key method) over DIR");
             out.println(EXIT_CODES);
             return OK;
         }
@@ -47,21 +64,50 @@ public final class Main {
             }
         }
         if (args.size() == 2 && args.get(1).equals("--help")) {
-            out.println(args.get(0).equals("check") ? "usage: " + PROG + " check DIR" : "usage: " + PROG + " vectors SCHEMA");
+            out.println("usage: " + PROG + " " + args.get(0) + switch (args.get(0)) {
+                case "check" -> " DIR";
+                case "parity" -> " FILE";
+                case "verify" -> " DIR --public-key PUB.pem";
+                default -> " SCHEMA";
+            });
             out.println(EXIT_CODES);
             return OK;
         }
-        if (args.size() != 2 || !(args.get(0).equals("check") || args.get(0).equals("vectors"))) {
+        if (args.size() == 4 && args.get(0).equals("verify") && args.get(2).equals("--public-key")) {
+            return verify(args.get(1), args.get(3), out);
+        }
+        if (args.size() != 2 || !List.of("check", "vectors", "parity").contains(args.get(0))) {
             err.println(USAGE_TEXT);
             err.println(PROG + ": error: " + (args.isEmpty() ? "a command is required" : "unknown arguments " + args));
             return USAGE;
         }
-        return args.get(0).equals("check") ? check(args.get(1), out, err) : vectors(args.get(1), out, err);
+        return switch (args.get(0)) {
+            case "check" -> check(args.get(1), raw == null ? null : raw.get(1), out, err);
+            case "parity" -> parity(args.get(1), out);
+            default -> vectors(args.get(1), out, err);
+        };
     }
 
     static int check(String argument, PrintStream out, PrintStream err) {
-        Path directory = Path.of(argument);
-        String shown = pythonPath(argument);
+        return check(argument, null, out, err);
+    }
+
+    /** {@code vendor --check} of the directory {@code argument} names ({@code raw}: its bytes, when known). */
+    static int check(String argument, byte[] raw, PrintStream out, PrintStream err) {
+        boolean byBytes = argument.indexOf('\ufffd') >= 0 || !FileNames.spellable(argument);
+        if (byBytes && raw == null) {
+            out.println(Messages.say("line.checkRefused", "message", pythonPath(argument)
+                + " cannot be named in this JVM's file name encoding " + FileNames.jnuCharset()
+                + " (run java under a UTF-8 locale, e.g. LC_ALL=C.UTF-8)"));
+            return REFUSED;
+        }
+        String shown = pythonPath(byBytes ? FileNames.decode(raw) : argument);
+        Path directory = byBytes ? FileNames.argument(raw) : Path.of(argument);
+        if (directory == null) {
+            out.println(Messages.say("line.checkRefused", "message",
+                Messages.say("check.noDirectory", "directory", shown)));
+            return REFUSED;
+        }
         Lock kit;
         try {
             kit = VendorCheck.kitLock();
@@ -107,6 +153,59 @@ public final class Main {
             out.println(line);
         }
         return OK;
+    }
+
+    /** {@code parity FILE}: each probe (id, features as float32 bit patterns, output as float64 bit pattern) and one
+     * line saying it holds (exit 0), or each problem and a count (exit 1). */
+    static int parity(String argument, PrintStream out) {
+        String shown = Messages.consoleText(pythonPath(argument));
+        if (!FileNames.spellable(argument)) {
+            out.println("parity: " + shown + " cannot be named in this JVM's file name encoding "
+                + FileNames.jnuCharset() + " (run java under a UTF-8 locale, e.g. LC_ALL=C.UTF-8)");
+            return REFUSED;
+        }
+        ParityFile.Reading reading = ParityFile.read(Path.of(argument), shown);
+        if (!reading.holds()) {
+            reading.problems().forEach(problem -> out.println(Messages.consoleText(problem)));
+            out.println("parity: " + reading.problems().size() + " problem(s) in " + shown);
+            return REFUSED;
+        }
+        for (ParityFile.Probe probe : reading.probes()) {
+            StringBuilder line = new StringBuilder(Messages.consoleText(probe.id())).append('\t');
+            for (float value : probe.features()) {
+                line.append(String.format("%08x", Float.floatToRawIntBits(value)));
+            }
+            out.println(line.append('\t').append(String.format("%016x", Double.doubleToRawLongBits(probe.output()))));
+        }
+        out.println("parity: " + shown + " holds: " + reading.probes().size()
+            + " probes, each the kit's kcp-13 golden vector bit for bit; its model " + reading.model() + " "
+            + (reading.modelChecked() ? "has the SHA-256 it states" : "is not beside it (its SHA-256 not checked)"));
+        return OK;
+    }
+
+    /** {@code verify DIR --public-key PUB.pem}: one line; exit 0 the signature holds, 1 it does not (a code and what is
+     * wrong), 2 a key that cannot be used or a name this JVM cannot spell. */
+    static int verify(String directory, String key, PrintStream out) {
+        String shown = Messages.consoleText(pythonPath(directory));
+        if (!FileNames.spellable(directory) || !FileNames.spellable(key)) {
+            out.println("verify: " + shown + ": a name this JVM cannot spell in its file name encoding "
+                + FileNames.jnuCharset() + " (run java under a UTF-8 locale, e.g. LC_ALL=C.UTF-8)");
+            return USAGE;
+        }
+        java.security.interfaces.ECPublicKey publicKey;
+        try {
+            publicKey = PackageSignature.publicKey(Path.of(key));
+        } catch (PackageSignature.KeyException ex) {
+            out.println("verify: " + Messages.consoleText(pythonPath(key)) + " " + ex.getMessage());
+            return USAGE;
+        }
+        PackageSignature.Verdict verdict = PackageSignature.verify(Path.of(directory), publicKey);
+        if (verdict.holds()) {
+            out.println("verify: " + shown + ": OK: " + verdict.message());
+            return OK;
+        }
+        out.println("verify: " + shown + ": FAIL " + verdict.code() + ": " + verdict.message());
+        return REFUSED;
     }
 
     /** {@code directory / name} as pathlib joins them. */

@@ -1,6 +1,5 @@
 package dicechess.contract;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -10,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * The few JSON Schema 2020-12 keywords the vendor layout schema ({@code schema/vendor-layout-1.schema.json}, read
- * from the jar) uses, with the error texts and the order of Python's jsonschema, which the Python kit prints: keywords
+ * from the jar) and the parity schema ({@code schema/parity.schema.json}) use, with the error texts and the order of Python's jsonschema, which the Python kit prints: keywords
  * in the schema's order, properties in the schema's order, {@link #first} the first error by instance path. A
  * keyword outside the subset is refused ({@link IllegalStateException}) rather than ignored, so a schema that grows
  * one cannot be half-checked here.
@@ -40,6 +39,13 @@ final class SchemaSubset {
         List<Error> out = new ArrayList<>();
         validate(schema, instance, List.of(), out);
         return out;
+    }
+
+    /** Every error, ordered by instance path as the kit sorts them (a stable sort, as Python's sorted). */
+    static List<Error> sorted(List<Error> errors) {
+        List<Error> sorted = new ArrayList<>(errors);
+        sorted.sort(Comparator.comparing(Error::path, SchemaSubset::comparePaths));
+        return sorted;
     }
 
     /** The error the kit reports: the first by instance path (a stable sort, as Python's sorted). */
@@ -117,6 +123,28 @@ final class SchemaSubset {
                         out.add(new Error(path, PyRepr.repr(list) + (limit == 1 ? " should be non-empty" : " is too short")));
                     }
                 }
+                case "maxItems" -> {
+                    int limit = integer(value);
+                    if (instance instanceof List<?> list && list.size() > limit) {
+                        out.add(new Error(path, PyRepr.repr(list) + (limit == 0 ? " is expected to be empty" : " is too long")));
+                    }
+                }
+                case "enum" -> {
+                    if (((List<?>) value).stream().noneMatch(option -> equal(instance, option))) {
+                        out.add(new Error(path, PyRepr.repr(instance) + " is not one of " + PyRepr.repr(value)));
+                    }
+                }
+                case "minimum" -> {
+                    if (instance instanceof Json.Number n && n.value().compareTo(((Json.Number) value).value()) < 0) {
+                        out.add(new Error(path, PyRepr.repr(instance) + " is less than the minimum of " + PyRepr.repr(value)));
+                    }
+                }
+                case "maximum" -> {
+                    if (instance instanceof Json.Number n && n.value().compareTo(((Json.Number) value).value()) > 0) {
+                        out.add(new Error(path, PyRepr.repr(instance) + " is greater than the maximum of "
+                            + PyRepr.repr(value)));
+                    }
+                }
                 case "items" -> {
                     if (instance instanceof List<?> list) {
                         for (int i = 0; i < list.size(); i++) {
@@ -176,7 +204,7 @@ final class SchemaSubset {
             case "null" -> instance == null;
             case "number" -> instance instanceof Json.Number;
             case "integer" -> instance instanceof Json.Number n && (PyRepr.isInteger(n.text())
-                || new BigDecimal(n.text()).stripTrailingZeros().scale() <= 0);
+                || n.value().stripTrailingZeros().scale() <= 0);
             default -> throw new IllegalStateException("the schema names the type " + type);
         };
     }
@@ -213,7 +241,7 @@ final class SchemaSubset {
     /** jsonschema's equality: numbers by value (1 = 1.0), a boolean only equals a boolean. */
     static boolean equal(Object a, Object b) {
         if (a instanceof Json.Number x && b instanceof Json.Number y) {
-            return new BigDecimal(x.text()).compareTo(new BigDecimal(y.text())) == 0;
+            return x.value().compareTo(y.value()) == 0;
         }
         if (a instanceof List<?> x && b instanceof List<?> y) {
             if (x.size() != y.size()) {

@@ -150,8 +150,8 @@ public final class VendorCheck {
         if (!locked.containsKey(name)) {
             return new Problem(name, "missingFromLock", Messages.say("problem.missingFromLock", "version", version));
         }
-        Path path = directory.resolve(name);
-        if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+        Path path = FileNames.child(directory, name);
+        if (path == null || !Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
             return new Problem(name, "missing", Messages.say("problem.missing"));
         }
         String actual;
@@ -179,7 +179,10 @@ public final class VendorCheck {
         String where = shown;
         String[] parts = name.split("/", -1);
         for (int i = 0; i < parts.length; i++) {
-            current = current.resolve(parts[i]);
+            current = FileNames.child(current, parts[i]);
+            if (current == null) {
+                return null;  // a name no file of the copy has (one the JVM cannot spell, not listed)
+            }
             where = Main.join(where, parts[i]);
             BasicFileAttributes attributes;
             try {
@@ -271,7 +274,7 @@ public final class VendorCheck {
             return Messages.say("lock.kit", "lock", lock, "kit", cut(Json.dumps(doc.get("kit")), 200));
         }
         Object version = doc.get("lockVersion");
-        BigDecimal number = version instanceof Json.Number n ? new BigDecimal(n.text()) : null;
+        BigDecimal number = version instanceof Json.Number n ? n.value() : null;  // 1.0000000000000001 is 1
         boolean one = number != null && number.compareTo(BigDecimal.ONE) == 0;
         boolean two = number != null && number.compareTo(BigDecimal.valueOf(2)) == 0;
         if (!one && !two) {

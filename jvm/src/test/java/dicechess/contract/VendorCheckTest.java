@@ -162,6 +162,49 @@ class VendorCheckTest {
     }
 
     @Test
+    void aLockVersionIsTheNumberTheKitsReaderMakesOfIt() throws IOException {
+        // the kit's JSON reader reads a fraction or an exponent as a double: 1.0000000000000001 is the double 1.0
+        Path copy = freshCopy();
+        String lock = Files.readString(copy.resolve(Lock.LOCK_NAME));
+        for (String version : new String[] {"1.0000000000000001", "0.99999999999999999", "1e0", "10e-1", "1.0"}) {
+            Files.writeString(copy.resolve(Lock.LOCK_NAME),
+                lock.replace("\"lockVersion\": 1,", "\"lockVersion\": " + version + ","));
+            Run done = run("check", copy.toString());
+            assertEquals(List.of(Messages.say("line.matches", "directory", copy)), done.lines(), version);
+            assertEquals(0, done.code(), version);
+        }
+        Files.writeString(copy.resolve(Lock.LOCK_NAME),
+            lock.replace("\"lockVersion\": 1,", "\"lockVersion\": 1.000000000000001,"));
+        assertEquals(List.of(refused("lock.version", "lock", copy.resolve(Lock.LOCK_NAME), "version",
+            "1.000000000000001", "known", "1, 2")), run("check", copy.toString()).lines());
+    }
+
+    @Test
+    void aLockNameTheJvmCannotSpellIsLookedUpByItsBytes() throws IOException {
+        // U+DCFF stands for the byte 0xff (Python's surrogateescape): no path string can name it in the JVM
+        Path copy = freshCopy();
+        String lock = Files.readString(copy.resolve(Lock.LOCK_NAME));
+        Files.writeString(copy.resolve(Lock.LOCK_NAME),
+            lock.replace("\"files\": {", "\"files\": {\n    \"schema/\\udcff.json\": \"" + "0".repeat(64) + "\","));
+        Run done = run("check", copy.toString());
+        assertEquals(List.of(fail(copy, "schema/\\udcff.json", Messages.say("problem.missing")),
+            Messages.say("line.summary", "count", 1, "directory", copy)), done.lines());
+        assertEquals(1, done.code());
+        assertEquals("caf\u00e9\udcff", FileNames.decode(new byte[] {'c', 'a', 'f', (byte) 0xc3, (byte) 0xa9,
+            (byte) 0xff}));
+        assertEquals(List.of((byte) 'a', (byte) 0xff), toList(FileNames.encode("a\udcff")));
+        assertEquals(null, FileNames.encode("a\ud800"));
+    }
+
+    private static List<Byte> toList(byte[] bytes) {
+        java.util.ArrayList<Byte> out = new java.util.ArrayList<>();
+        for (byte b : bytes) {
+            out.add(b);
+        }
+        return out;
+    }
+
+    @Test
     void aCopyWithoutALockOrABrokenLockOrNoDirectoryIsOneLine() throws IOException {
         Path empty = Files.createDirectory(tmp.resolve("empty"));
         assertEquals(List.of(refused("lock.missing", "directory", empty, "lock", Lock.LOCK_NAME)),

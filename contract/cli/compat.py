@@ -1,7 +1,10 @@
 """``python -m contract compat "CONSTRAINT" --engine-version V``: does the constraint admit V?
 
-Exit 0 satisfied, 1 otherwise (excluded, blank or invalid), 2 usage. A constraint that starts with
-``-`` goes after ``--``, options first: ``compat --engine-version 0.12.0 -- "-1.0.0"``.
+Exit 0 satisfied, 1 otherwise (excluded, blank or invalid constraint), 2 usage — an engine version that is
+not MAJOR.MINOR.PATCH included, as in every command that takes ``--engine-version`` (the verdict, outcome
+``invalid-engine-version``, is still printed). A refusal prints the check table's message alone: compat judges
+a constraint, it serves nothing. A constraint that starts with ``-`` goes after ``--``, options first:
+``compat --engine-version 0.12.0 -- "-1.0.0"``.
 """
 
 from __future__ import annotations
@@ -11,8 +14,8 @@ import argparse
 from contract.cli.jsonoutput import print_document
 from contract.core.checktable import CONTRACT_TABLE
 from contract.core.consoletext import console_text
-from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED
-from contract.model.compatibility import evaluate
+from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from contract.model.compatibility import Outcome, evaluate
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,5 +46,7 @@ def run(args: argparse.Namespace) -> int:
         print(console_text(CONTRACT_TABLE.text("compat.included", constraint=args.constraint,
                                                version=args.engine_version)))
     else:
-        print(console_text(f"refusing to serve: {verdict.message}"))
+        print(console_text(f"{verdict.message}"))
+    if verdict.outcome is Outcome.INVALID_ENGINE_VERSION:
+        return EXIT_USAGE
     return EXIT_OK if verdict.ok else EXIT_REFUSED

@@ -81,14 +81,17 @@ def test_compat_json() -> None:
 ])
 def test_compat_refusals(constraint: str, version: str, outcome: str) -> None:
     done = run("compat", "--engine-version", version, "--json", "--", constraint)
-    assert done.returncode == 1
+    assert done.returncode == (2 if outcome == "invalid-engine-version" else 1)  # as validate's usage error
     assert json.loads(done.stdout)["outcome"] == outcome
 
 
 def test_compat_human_refusal() -> None:
     done = run("compat", "~>0.12.0", "--engine-version", "0.12.0")
-    assert done.stdout == ("refusing to serve: invalid engineCompatibility '~>0.12.0'; expected space-separated "
+    assert done.stdout == ("invalid engineCompatibility '~>0.12.0'; expected space-separated "
                            "comparators such as '>=0.12.0 <1.0.0'\n")
+    invalid = run("compat", ">=0.12.0", "--engine-version", "1.x")
+    assert (invalid.returncode, invalid.stdout) == (2, "invalid engine version: invalid semantic version '1.x'; "
+                                                       "expected MAJOR.MINOR.PATCH\n")
 
 
 def test_a_console_that_cannot_show_the_input_gets_escapes_not_a_traceback() -> None:
@@ -98,7 +101,7 @@ def test_a_console_that_cannot_show_the_input_gets_escapes_not_a_traceback() -> 
                           capture_output=True, text=True, check=False, env={**os.environ, "PYTHONIOENCODING": "ascii"})
     assert done.returncode == 1
     assert done.stderr == ""
-    assert done.stdout.startswith("refusing to serve: invalid engineCompatibility '\\u22650.12.0'")
+    assert done.stdout.startswith("invalid engineCompatibility '\\u22650.12.0'")
 
 
 def test_a_version_component_of_thousands_of_digits_is_a_usage_error_not_a_traceback(package: Path) -> None:

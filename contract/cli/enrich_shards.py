@@ -80,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
             _say(f"{name} -> {args.output_dir / name} ({rows} rows)")
         for name in summary.kept:
             _say(f"{name}: kept (finished before --resume)")
+        for name in summary.stale:
+            _say(f"{name}: written again (its input is not the one the existing output was made from)")
     for message in summary.refused:
         _say(message)
     if not args.quiet or summary.refused:

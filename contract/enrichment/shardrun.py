@@ -79,6 +79,7 @@ class ShardSummary:
     refused: list[str]  # one message per shard not published
     rows: int
     seconds: float
+    stale: list[str] = field(default_factory=list)  # outputs --resume wrote again: their input had changed
 
 
 def shard_paths(source: Path) -> list[Path]:
@@ -127,10 +128,13 @@ def _check(options: ShardOptions) -> tuple[str, list[Path]]:
     return engine, shards
 
 
-def _plan(options: ShardOptions, shards: list[Path], engine: str, fmt: Format) -> tuple[list[Path], list[str]]:
-    """The shards to write and the names kept (``--resume``); existing outputs refused up front."""
+def _plan(options: ShardOptions, shards: list[Path], engine: str,
+          fmt: Format) -> tuple[list[Path], list[str], list[str]]:
+    """The shards to write, the names kept (``--resume``) and those written again because their input
+    changed since (``--resume``); other existing outputs refused up front."""
     todo: list[Path] = []
     kept: list[str] = []
+    stale: list[str] = []
     for shard in shards:
         target = options.output_dir / shard.name
         if not (target.exists() or target.is_symlink()):
@@ -144,12 +148,17 @@ def _plan(options: ShardOptions, shards: list[Path], engine: str, fmt: Format) -
         if not options.resume:
             raise EnrichmentError(f"{target}: the output exists; pass --overwrite to replace it, or --resume to"
                                   " keep the finished shards and write the others")
-        why = fmt.finished(target, options.schema_id, engine, _input_rows(fmt, shard))
+        rows = _input_rows(fmt, shard)
+        why = fmt.finished(target, options.schema_id, engine, rows)
         if why is not None:
             raise EnrichmentError(f"{target}: exists but is not this run's finished shard ({why});"
                                   " pass --overwrite to replace it")
+        if fmt.finished(target, options.schema_id, engine, rows, source=shard) is not None:
+            todo.append(shard)  # these settings, but made from other input bytes (or none recorded): redo it
+            stale.append(shard.name)
+            continue
         kept.append(shard.name)
-    return todo, kept
+    return todo, kept, stale
 
 
 def _input_rows(fmt: Format, shard: Path) -> int:
@@ -243,8 +252,10 @@ def enrich_shards(options: ShardOptions) -> ShardSummary:
         if lock is not None:  # no other run writes here: what an interrupted run left half-written can go
             _remove_stale_temporaries(options.output_dir, [shard.name for shard in shards])
         fmt = formats.get(SHARD_FORMAT)
-        todo, kept = _plan(options, shards, engine, fmt)
-        return _run(options, engine, fmt, todo=todo, kept=kept, started=started)
+        todo, kept, stale = _plan(options, shards, engine, fmt)
+        summary = _run(options, engine, fmt, todo=todo, kept=kept, started=started)
+        summary.stale.extend(stale)
+        return summary
     finally:
         if lock is not None:
             os.close(lock)
@@ -327,9 +338,9 @@ def _run(options: ShardOptions, engine: str, fmt: Format, *, todo: list[Path], k
                 if state.error is None:
                     state.chunks = count
                     settle(state)
-            except EnrichmentError as exc:
-                message = str(exc) if str(exc).startswith(str(source)) else f"{source}: {exc}"
-                state.fail(message)
+            except EnrichmentError as exc:  # a message naming the output (cannot be written) keeps that name
+                named = str(exc).startswith((str(source), str(state.target)))
+                state.fail(str(exc) if named else f"{source}: {exc}")
             except (OSError, pa.ArrowException) as exc:
                 state.fail(f"{source}: cannot be read ({exc})")
 
@@ -342,10 +353,14 @@ def _run(options: ShardOptions, engine: str, fmt: Format, *, todo: list[Path], k
         if encoded.rejects:  # the producer's rule: a shard is written whole or not at all
             state.fail(f"{state.source}: {encoded.rejects[0][2]}")
             return
-        state.add(index, encoded.rows, encoded.accepted)
+        try:
+            state.add(index, encoded.rows, encoded.accepted)
+            settle(state)
+        except EnrichmentError as exc:  # cannot be written (a full disk): that shard is refused, the rest go on
+            state.fail(str(exc))
+            return
         done_rows += encoded.accepted
         progress.add(encoded.accepted, 0, done_rows / total)
-        settle(state)
 
     try:
         run_bounded(tasks(), run_chunk, options.jobs, finished)

@@ -12,6 +12,7 @@ the finished shards are kept, nothing partial is left under a final name; rerun 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="replace existing enriched shards")
     parser.add_argument("--quiet", action="store_true", default=False,
                         help="no progress bar and no per-shard lines (refused shards are still reported)")
+    parser.add_argument("--task", type=_task, default=None, metavar="I/N",
+                        help="write only the I-th of N disjoint parts of the shards (sorted by name, shard k from 0"
+                             " in part (k mod N)+1), so N runs (a job array) fill one OUTPUT_DIR; I from 1 to N")
     parser.add_argument("--json", action="store_true", default=False,
                         help="print one JSON object on stdout (schema/output-enrich-shards-1.schema.json): each"
                              " shard's name, status, rows and shardContentDigest, and the refusals")
@@ -61,6 +65,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _say(text: str) -> None:
     print(console_text(f"enrich-shards: {text}"), file=sys.stderr)
+
+
+def _task(text: str) -> tuple[int, int]:
+    """``I/N`` with 1 <= I <= N (argparse type: a usage error otherwise)."""
+    match = re.fullmatch(r"([1-9][0-9]{0,8})/([1-9][0-9]{0,8})", text)
+    if match is None or int(match[1]) > int(match[2]):
+        raise argparse.ArgumentTypeError(f"{text!r} is not I/N with I from 1 to N (e.g. 3/8)")
+    return int(match[1]), int(match[2])
 
 
 def _refused_run(args: argparse.Namespace, message: str, code: int) -> int:
@@ -76,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
             summary = enrich_shards(ShardOptions(
                 schema_id=args.schema, input=args.input, output_dir=args.output_dir,
                 engine_version=args.engine_version, jobs=args.jobs, resume=args.resume,
-                overwrite=args.overwrite, quiet=args.quiet,
+                overwrite=args.overwrite, quiet=args.quiet, task=args.task,
             ))
     except (OptionError, UnknownSchemaError) as exc:
         return _refused_run(args, str(exc), EXIT_USAGE)

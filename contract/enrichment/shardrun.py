@@ -20,9 +20,13 @@ Refused before any work: an unknown schema or an engine version the kit cannot v
 errors), a missing input, an input directory without ``*.parquet`` shards, an output directory that is
 the input's directory, or whose parent does not exist, and an output that exists already, unless
 ``overwrite`` (replace it) or ``resume`` (keep it when it is a finished shard of the same schema and
-engine, with the input's row count; otherwise refused naming what differs). The output directory is
-locked (``flock``) while a run holds it; holding the lock, a run first removes the temporary siblings
-(``.NAME.tmp-<hex>``) of its shards that a killed run (SIGKILL, a power cut) left half-written.
+engine, with the input's row count; one made from other input bytes is written again; otherwise
+refused naming what differs). The output directory is locked (``flock``) while a run holds it; holding
+the lock, a run first removes the temporary siblings (``.NAME.tmp-<hex>``) of its shards that a killed run
+(SIGKILL, a power cut) left half-written. With ``task = (I, N)`` (``--task I/N``) the run takes only shard
+k (from 0, by name) with k mod N = I - 1, holds the directory shared and its own
+``.enrich-shards.task-I-of-N.lock`` exclusively: the N tasks of one array run side by side, a run without
+a task and the same task twice refuse each other.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from contract.core import registry
+from contract.core.oserrors import os_error_reason
 from contract.core.stagedfile import sync_path
 from contract.enrichment import formats
 from contract.enrichment.encoding import encode
@@ -70,6 +75,7 @@ class ShardOptions:
     chunk_bytes: int = DEFAULT_SHARD_CHUNK_BYTES
     stderr: TextIO | None = field(default=None, compare=False)  # None: sys.stderr at run time
     lock: bool = True  # lock the output directory (a Dask task writing one shard of many does not)
+    task: tuple[int, int] | None = None  # (I, N): only the I-th of N parts of the shards (``--task I/N``)
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,12 @@ def shard_paths(source: Path) -> list[Path]:
     raise EnrichmentError(f"{source}: no such input file or directory")
 
 
+def task_shards(shards: list[Path], index: int, count: int) -> list[Path]:
+    """Task ``index`` of ``count``'s part of the shards (sorted by name): shard k (from 0) belongs to task
+    (k mod count) + 1. The parts are disjoint, cover every shard, and depend on the names only."""
+    return [shard for number, shard in enumerate(shards) if number % count == index - 1]
+
+
 def _check(options: ShardOptions) -> tuple[str, list[Path]]:
     if options.schema_id not in registry.feature_schemas():
         raise OptionError(f"unknown feature schema {options.schema_id!r}; known: {', '.join(registry.schema_ids())}")
@@ -115,6 +127,11 @@ def _check(options: ShardOptions) -> tuple[str, list[Path]]:
     if options.resume and options.overwrite:
         raise OptionError("--resume keeps finished shards and --overwrite replaces them: give one of them")
     shards = shard_paths(options.input)
+    if options.task is not None:
+        index, count = options.task
+        if not 1 <= index <= count:
+            raise OptionError(f"--task {index}/{count}: I must be from 1 to N")
+        shards = task_shards(shards, index, count)
     out = options.output_dir
     home = options.input if options.input.is_dir() else options.input.parent
     if out.exists() or out.is_symlink():
@@ -247,9 +264,9 @@ def enrich_shards(options: ShardOptions) -> ShardSummary:
     started = time.monotonic()
     engine, shards = _check(options)
     options.output_dir.mkdir(exist_ok=True)
-    lock = _lock(options.output_dir) if options.lock else None
+    locks = _locks(options.output_dir, options.task) if options.lock else []
     try:
-        if lock is not None:  # no other run writes here: what an interrupted run left half-written can go
+        if locks:  # no other run writes these shards: what an interrupted run left half-written can go
             _remove_stale_temporaries(options.output_dir, [shard.name for shard in shards])
         fmt = formats.get(SHARD_FORMAT)
         todo, kept, stale = _plan(options, shards, engine, fmt)
@@ -257,7 +274,7 @@ def enrich_shards(options: ShardOptions) -> ShardSummary:
         summary.stale.extend(stale)
         return summary
     finally:
-        if lock is not None:
+        for lock in locks:
             os.close(lock)
 
 
@@ -289,18 +306,38 @@ def _remove_stale_temporaries(directory: Path, names: list[str]) -> None:
             pass
 
 
-def _lock(directory: Path) -> int | None:
+def _locks(directory: Path, task: tuple[int, int] | None) -> list[int]:
+    """The run's locks (``flock``), held until it ends: a whole run holds the output directory exclusively;
+    a task holds it shared (the other tasks run beside it, a whole run does not) and its own lock file
+    ``.enrich-shards.task-I-of-N.lock`` exclusively (the same task twice is refused). None on a system
+    without ``flock`` (Windows): do not start two runs on one output directory there."""
     try:
         import fcntl
-    except ImportError:  # no flock (Windows): do not start two runs on one output directory there
-        return None
+    except ImportError:
+        return []
+    busy = f"{directory}: in use by another enrich-shards run; wait for it to finish"
     fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NONBLOCK", 0))
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, (fcntl.LOCK_EX if task is None else fcntl.LOCK_SH) | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
-        raise EnrichmentError(f"{directory}: in use by another enrich-shards run; wait for it to finish") from None
-    return fd
+        raise EnrichmentError(busy if task is None else f"{busy} (a run without --task holds it)") from None
+    if task is None:
+        return [fd]
+    name = directory / f".enrich-shards.task-{task[0]}-of-{task[1]}.lock"
+    try:
+        own = os.open(name, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError as exc:
+        os.close(fd)
+        raise EnrichmentError(f"{name}: the task's lock cannot be opened ({os_error_reason(exc)})") from None
+    try:
+        fcntl.flock(own, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(own)
+        os.close(fd)
+        raise EnrichmentError(f"{directory}: task {task[0]}/{task[1]} is in use by another enrich-shards run;"
+                              " wait for it to finish") from None
+    return [fd, own]
 
 
 def _run(options: ShardOptions, engine: str, fmt: Format, *, todo: list[Path], kept: list[str],

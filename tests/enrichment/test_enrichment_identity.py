@@ -84,3 +84,4 @@ def test_enrich_shards_json_names_each_shards_digest(tmp_path: Path, capsys: pyt
     document = json.loads(capsys.readouterr().out)
     assert list(validator.iter_errors(document)) == []
     assert document["ok"] is False and "the output exists" in document["message"]
+

@@ -8,15 +8,25 @@
 'Permission denied'
 >>> os_error_text(FileNotFoundError(2, "No such file or directory", "x"), with_path=False)
 'No such file or directory'
+>>> os_error_reason(OSError("Error writing bytes to file. Detail: [errno 28] No space left on device"))
+'No space left on device'
 """
 
 from __future__ import annotations
 
 import os
+import re
+
+_QUOTED_ERRNO = re.compile(r"\[errno (?P<number>[0-9]{1,4})\]", re.IGNORECASE)
 
 
 def os_error_reason(exc: OSError) -> str:
-    """The reason alone: the system's text, else the exception's own words, else its class name."""
+    """The reason alone: the system's text, else (for an error that only quotes one, as Arrow's
+    ``... Detail: [errno 28] No space left on device`` does) the system's text for the quoted error
+    number, else the exception's own words, else its class name."""
+    quoted = _QUOTED_ERRNO.search(exc.strerror or str(exc))
+    if quoted is not None:
+        return os.strerror(int(quoted["number"]))
     if exc.strerror:
         return exc.strerror
     return str(exc) or exc.__class__.__name__

@@ -10,7 +10,8 @@
 * :func:`contract.enrichment.stream.enrich_stream` — ``--fen`` and stdin/stdout, through the same
   chunk step (:mod:`contract.enrichment.encoding`).
 * :func:`contract.enrichment.shardrun.enrich_shards` — ``enrich-shards``: the training repository's raw
-  shards in, its enriched shards out.
+  shards in, its enriched shards out; :func:`shard_content_digest` — an enriched shard's identity as the
+  training repository computes it (:mod:`contract.enrichment.identity`).
 
 Each format is one module behind one interface (:mod:`contract.enrichment.format`; the registry
 :mod:`contract.enrichment.formats`): ``jsonl``, ``parquet``, ``training``; the runs are blind to them.
@@ -18,6 +19,7 @@ Each format is one module behind one interface (:mod:`contract.enrichment.format
 See ``docs/enrichment.md`` for the formats, the metadata and the resume rules.
 """
 
+from contract.enrichment.identity import shard_content_digest
 from contract.enrichment.pipeline import (
     DEFAULT_CHUNK_BYTES,
     DEFAULT_CHUNK_SIZE,
@@ -43,4 +45,5 @@ __all__ = [
     "enrich_file",
     "enrich_table",
     "enriched_meta",
+    "shard_content_digest",
 ]

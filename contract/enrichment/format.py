@@ -143,7 +143,9 @@ class Format(Protocol):
         """Keep a finished chunk's rows on disk (a file run), for :meth:`Writer.append_part`."""
         ...
 
-    def finished(self, path: Path, schema_id: str, engine: str | None, rows: int) -> str | None:
-        """Why ``path`` is not a complete output of these settings with ``rows`` rows, or ``None``
-        when it is (a shard run keeps such an output on ``--resume``)."""
+    def finished(self, path: Path, schema_id: str, engine: str | None, rows: int,
+                 source: Path | None = None) -> str | None:
+        """Why ``path`` is not a complete output of these settings with ``rows`` rows (and, where the format
+        records it and ``source`` is given, made from that input's bytes), or ``None`` when it is (a shard
+        run keeps such an output on ``--resume``)."""
         ...

@@ -245,7 +245,7 @@ def input_rows(path: Path) -> int | None:
     return None  # only reading the lines would tell (blank lines are not rows)
 
 
-def finished(path: Path, schema_id: str, engine: str | None, rows: int) -> str | None:
+def finished(path: Path, schema_id: str, engine: str | None, rows: int, source: Path | None = None) -> str | None:
     """Why ``path`` is not a complete output of ``schema_id`` with ``rows`` lines, or ``None``."""
     sidecar = sidecar_path(path)
     wanted = metadata_text(schema_id).encode("utf-8")

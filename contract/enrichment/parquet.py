@@ -21,7 +21,8 @@ Refused for the whole file, before any output: a file that is not Parquet, an in
 ``id``/``fen`` columns, with a duplicate column name, with columns of the wrong type, or that already has
 ``features``/``error`` columns (``table.check_schema``), a column chunk whose recorded size shows a cell
 over the cell limit; a missing pyarrow (with the command that installs it). Refused per row: what
-``extract_rows`` refuses, and (for rows without columns of their own) an id with no UTF-8 form.
+``extract_rows`` refuses, an ``id``, ``fen`` or ``side`` cell whose bytes are not UTF-8
+(:mod:`~contract.enrichment.texts`), and (for rows without columns of their own) an id with no UTF-8 form.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from typing import IO, TYPE_CHECKING
 import numpy as np
 
 from contract.core import registry
-from contract.enrichment import parquetfile
+from contract.enrichment import parquetfile, texts
 from contract.enrichment.format import Batch, Chunk, Companion, Encoded, Reject
 from contract.enrichment.metadata import METADATA_KEY, metadata_text
 from contract.enrichment.rows import (
@@ -46,6 +47,7 @@ from contract.enrichment.rows import (
 )
 from contract.enrichment.table import check_schema, features_type, require_pyarrow
 from contract.enrichment.views import plain_schema
+from contract.features.rows import BadRow
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -114,10 +116,20 @@ def open_reader(source: Path | IO[bytes], name: str) -> _Reader:
 
 def decode(payload: pa.Table, first: int) -> Batch:
     """A chunk's ``id``/``fen``/``side`` cells as rows (a null cell is an absent field); the chunk is carried."""
-    sides = (payload.column(SIDE_FIELD).to_pylist() if SIDE_FIELD in payload.column_names
+    sides = (texts.cells(payload.column(SIDE_FIELD)) if SIDE_FIELD in payload.column_names
              else [None] * payload.num_rows)
-    cells = zip(payload.column(ID_FIELD).to_pylist(), payload.column(FEN_FIELD).to_pylist(), sides, strict=True)
-    return Batch([cell_row(*cell) for cell in cells], range(first, first + payload.num_rows), payload)
+    cells = zip(texts.cells(payload.column(ID_FIELD)), texts.cells(payload.column(FEN_FIELD)), sides, strict=True)
+    return Batch([_row(*cell) for cell in cells], range(first, first + payload.num_rows), payload)
+
+
+def _row(row_id: object, fen: object, side: object) -> object:
+    """The row the cells stand for, or a :class:`BadRow` naming a text cell that is not UTF-8 (its id, when
+    that is the bad cell, written with ``\\xNN`` for the bytes that are not UTF-8)."""
+    bad = texts.first_bad((row_id, fen, side), (ID_FIELD, FEN_FIELD, SIDE_FIELD))
+    if bad is None:
+        return cell_row(row_id, fen, side)
+    shown_id = row_id.text if isinstance(row_id, texts.NotUtf8) else row_id
+    return BadRow(bad[1].problem(bad[0]), shown_id)
 
 
 def target(schema_id: str, carried: pa.Schema | None, engine: str | None) -> pa.Schema:
@@ -175,5 +187,5 @@ def input_rows(path: Path) -> int | None:
     return parquetfile.input_rows(path)
 
 
-def finished(path: Path, schema_id: str, engine: str | None, rows: int) -> str | None:
+def finished(path: Path, schema_id: str, engine: str | None, rows: int, source: Path | None = None) -> str | None:
     return parquetfile.finished(path, {METADATA_KEY.encode(): metadata_text(schema_id).encode("utf-8")}, rows)

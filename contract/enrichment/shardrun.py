@@ -20,9 +20,13 @@ Refused before any work: an unknown schema or an engine version the kit cannot v
 errors), a missing input, an input directory without ``*.parquet`` shards, an output directory that is
 the input's directory, or whose parent does not exist, and an output that exists already, unless
 ``overwrite`` (replace it) or ``resume`` (keep it when it is a finished shard of the same schema and
-engine, with the input's row count; otherwise refused naming what differs). The output directory is
-locked (``flock``) while a run holds it; holding the lock, a run first removes the temporary siblings
-(``.NAME.tmp-<hex>``) of its shards that a killed run (SIGKILL, a power cut) left half-written.
+engine, with the input's row count; one made from other input bytes is written again; otherwise
+refused naming what differs). The output directory is locked (``flock``) while a run holds it; holding
+the lock, a run first removes the temporary siblings (``.NAME.tmp-<hex>``) of its shards that a killed run
+(SIGKILL, a power cut) left half-written. With ``task = (I, N)`` (``--task I/N``) the run takes only shard
+k (from 0, by name) with k mod N = I - 1, holds the directory shared and its own
+``.enrich-shards.task-I-of-N.lock`` exclusively: the N tasks of one array run side by side, a run without
+a task and the same task twice refuse each other.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from contract.core import registry
+from contract.core.oserrors import os_error_reason
 from contract.core.stagedfile import sync_path
 from contract.enrichment import formats
 from contract.enrichment.encoding import encode
@@ -70,6 +75,7 @@ class ShardOptions:
     chunk_bytes: int = DEFAULT_SHARD_CHUNK_BYTES
     stderr: TextIO | None = field(default=None, compare=False)  # None: sys.stderr at run time
     lock: bool = True  # lock the output directory (a Dask task writing one shard of many does not)
+    task: tuple[int, int] | None = None  # (I, N): only the I-th of N parts of the shards (``--task I/N``)
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,7 @@ class ShardSummary:
     refused: list[str]  # one message per shard not published
     rows: int
     seconds: float
+    stale: list[str] = field(default_factory=list)  # outputs --resume wrote again: their input had changed
 
 
 def shard_paths(source: Path) -> list[Path]:
@@ -103,6 +110,12 @@ def shard_paths(source: Path) -> list[Path]:
     raise EnrichmentError(f"{source}: no such input file or directory")
 
 
+def task_shards(shards: list[Path], index: int, count: int) -> list[Path]:
+    """Task ``index`` of ``count``'s part of the shards (sorted by name): shard k (from 0) belongs to task
+    (k mod count) + 1. The parts are disjoint, cover every shard, and depend on the names only."""
+    return [shard for number, shard in enumerate(shards) if number % count == index - 1]
+
+
 def _check(options: ShardOptions) -> tuple[str, list[Path]]:
     if options.schema_id not in registry.feature_schemas():
         raise OptionError(f"unknown feature schema {options.schema_id!r}; known: {', '.join(registry.schema_ids())}")
@@ -114,6 +127,11 @@ def _check(options: ShardOptions) -> tuple[str, list[Path]]:
     if options.resume and options.overwrite:
         raise OptionError("--resume keeps finished shards and --overwrite replaces them: give one of them")
     shards = shard_paths(options.input)
+    if options.task is not None:
+        index, count = options.task
+        if not 1 <= index <= count:
+            raise OptionError(f"--task {index}/{count}: I must be from 1 to N")
+        shards = task_shards(shards, index, count)
     out = options.output_dir
     home = options.input if options.input.is_dir() else options.input.parent
     if out.exists() or out.is_symlink():
@@ -127,10 +145,13 @@ def _check(options: ShardOptions) -> tuple[str, list[Path]]:
     return engine, shards
 
 
-def _plan(options: ShardOptions, shards: list[Path], engine: str, fmt: Format) -> tuple[list[Path], list[str]]:
-    """The shards to write and the names kept (``--resume``); existing outputs refused up front."""
+def _plan(options: ShardOptions, shards: list[Path], engine: str,
+          fmt: Format) -> tuple[list[Path], list[str], list[str]]:
+    """The shards to write, the names kept (``--resume``) and those written again because their input
+    changed since (``--resume``); other existing outputs refused up front."""
     todo: list[Path] = []
     kept: list[str] = []
+    stale: list[str] = []
     for shard in shards:
         target = options.output_dir / shard.name
         if not (target.exists() or target.is_symlink()):
@@ -144,12 +165,17 @@ def _plan(options: ShardOptions, shards: list[Path], engine: str, fmt: Format) -
         if not options.resume:
             raise EnrichmentError(f"{target}: the output exists; pass --overwrite to replace it, or --resume to"
                                   " keep the finished shards and write the others")
-        why = fmt.finished(target, options.schema_id, engine, _input_rows(fmt, shard))
+        rows = _input_rows(fmt, shard)
+        why = fmt.finished(target, options.schema_id, engine, rows)
         if why is not None:
             raise EnrichmentError(f"{target}: exists but is not this run's finished shard ({why});"
                                   " pass --overwrite to replace it")
+        if fmt.finished(target, options.schema_id, engine, rows, source=shard) is not None:
+            todo.append(shard)  # these settings, but made from other input bytes (or none recorded): redo it
+            stale.append(shard.name)
+            continue
         kept.append(shard.name)
-    return todo, kept
+    return todo, kept, stale
 
 
 def _input_rows(fmt: Format, shard: Path) -> int:
@@ -238,15 +264,17 @@ def enrich_shards(options: ShardOptions) -> ShardSummary:
     started = time.monotonic()
     engine, shards = _check(options)
     options.output_dir.mkdir(exist_ok=True)
-    lock = _lock(options.output_dir) if options.lock else None
+    locks = _locks(options.output_dir, options.task) if options.lock else []
     try:
-        if lock is not None:  # no other run writes here: what an interrupted run left half-written can go
+        if locks:  # no other run writes these shards: what an interrupted run left half-written can go
             _remove_stale_temporaries(options.output_dir, [shard.name for shard in shards])
         fmt = formats.get(SHARD_FORMAT)
-        todo, kept = _plan(options, shards, engine, fmt)
-        return _run(options, engine, fmt, todo=todo, kept=kept, started=started)
+        todo, kept, stale = _plan(options, shards, engine, fmt)
+        summary = _run(options, engine, fmt, todo=todo, kept=kept, started=started)
+        summary.stale.extend(stale)
+        return summary
     finally:
-        if lock is not None:
+        for lock in locks:
             os.close(lock)
 
 
@@ -278,18 +306,38 @@ def _remove_stale_temporaries(directory: Path, names: list[str]) -> None:
             pass
 
 
-def _lock(directory: Path) -> int | None:
+def _locks(directory: Path, task: tuple[int, int] | None) -> list[int]:
+    """The run's locks (``flock``), held until it ends: a whole run holds the output directory exclusively;
+    a task holds it shared (the other tasks run beside it, a whole run does not) and its own lock file
+    ``.enrich-shards.task-I-of-N.lock`` exclusively (the same task twice is refused). None on a system
+    without ``flock`` (Windows): do not start two runs on one output directory there."""
     try:
         import fcntl
-    except ImportError:  # no flock (Windows): do not start two runs on one output directory there
-        return None
+    except ImportError:
+        return []
+    busy = f"{directory}: in use by another enrich-shards run; wait for it to finish"
     fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NONBLOCK", 0))
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, (fcntl.LOCK_EX if task is None else fcntl.LOCK_SH) | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
-        raise EnrichmentError(f"{directory}: in use by another enrich-shards run; wait for it to finish") from None
-    return fd
+        raise EnrichmentError(busy if task is None else f"{busy} (a run without --task holds it)") from None
+    if task is None:
+        return [fd]
+    name = directory / f".enrich-shards.task-{task[0]}-of-{task[1]}.lock"
+    try:
+        own = os.open(name, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError as exc:
+        os.close(fd)
+        raise EnrichmentError(f"{name}: the task's lock cannot be opened ({os_error_reason(exc)})") from None
+    try:
+        fcntl.flock(own, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(own)
+        os.close(fd)
+        raise EnrichmentError(f"{directory}: task {task[0]}/{task[1]} is in use by another enrich-shards run;"
+                              " wait for it to finish") from None
+    return [fd, own]
 
 
 def _run(options: ShardOptions, engine: str, fmt: Format, *, todo: list[Path], kept: list[str],
@@ -327,9 +375,9 @@ def _run(options: ShardOptions, engine: str, fmt: Format, *, todo: list[Path], k
                 if state.error is None:
                     state.chunks = count
                     settle(state)
-            except EnrichmentError as exc:
-                message = str(exc) if str(exc).startswith(str(source)) else f"{source}: {exc}"
-                state.fail(message)
+            except EnrichmentError as exc:  # a message naming the output (cannot be written) keeps that name
+                named = str(exc).startswith((str(source), str(state.target)))
+                state.fail(str(exc) if named else f"{source}: {exc}")
             except (OSError, pa.ArrowException) as exc:
                 state.fail(f"{source}: cannot be read ({exc})")
 
@@ -342,10 +390,14 @@ def _run(options: ShardOptions, engine: str, fmt: Format, *, todo: list[Path], k
         if encoded.rejects:  # the producer's rule: a shard is written whole or not at all
             state.fail(f"{state.source}: {encoded.rejects[0][2]}")
             return
-        state.add(index, encoded.rows, encoded.accepted)
+        try:
+            state.add(index, encoded.rows, encoded.accepted)
+            settle(state)
+        except EnrichmentError as exc:  # cannot be written (a full disk): that shard is refused, the rest go on
+            state.fail(str(exc))
+            return
         done_rows += encoded.accepted
         progress.add(encoded.accepted, 0, done_rows / total)
-        settle(state)
 
     try:
         run_bounded(tasks(), run_chunk, options.jobs, finished)

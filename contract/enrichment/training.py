@@ -20,13 +20,15 @@ written whole or not at all).
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
 from contract.core import registry
-from contract.enrichment import parquetfile
+from contract.core.oserrors import os_error_reason
+from contract.enrichment import parquetfile, texts
 from contract.enrichment.engines import DEFAULT_ENGINE_VERSION
 from contract.enrichment.format import Batch, Chunk, Companion, Encoded
 from contract.enrichment.rows import EnrichmentError, RowBatch
@@ -52,6 +54,8 @@ RESULTS = (0.0, 0.5, 1.0)
 DICE = "PNBRQK"
 DICE_COUNT = 3
 STALE_KEYS = (b"pandas",)  # describes columns the enriched shard no longer has exactly
+INPUT_KEY = b"dicechess.enrichment.input-sha256"  # what identifies the raw shard an output was made from
+_DIGEST_BLOCK = 1 << 20
 
 
 class ShardError(EnrichmentError):
@@ -85,8 +89,34 @@ def metadata(schema_id: str, raw_metadata: dict[bytes, bytes] | None, engine: st
     return kept
 
 
+def input_digest(path: Path) -> str:
+    """The SHA-256 of the raw shard's bytes (read in blocks), as an enriched shard records it (``INPUT_KEY``)."""
+    hasher = hashlib.sha256()
+    with path.open("rb") as handle:
+        while block := handle.read(_DIGEST_BLOCK):
+            hasher.update(block)
+    return hasher.hexdigest()
+
+
+def _check_text_metadata(path: Path, metadata: dict[bytes, bytes]) -> None:
+    """Refuse metadata whose key or value is not UTF-8: the training reader reads every entry as text."""
+    for key, value in metadata.items():
+        try:
+            key.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ShardError(f"{path}: schema metadata key {key!r} is not UTF-8"
+                             " (the training reader reads the metadata as text)") from None
+        try:
+            value.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ShardError(f"{path}: the schema metadata value of key {key.decode()!r} is not UTF-8"
+                             " (the training reader reads the metadata as text)") from None
+
+
 def check_raw_schema(path: Path, schema: Any) -> None:
-    """Refuse a shard whose version or columns are not schema v0 (message starts with the path)."""
+    """Refuse a shard whose version or columns are not schema v0, or whose metadata is not text (message
+    starts with the path)."""
+    _check_text_metadata(path, dict(schema.metadata or {}))
     version = (schema.metadata or {}).get(SCHEMA_KEY.encode(), b"").decode("utf-8", "replace")
     if version != RAW_VERSION:
         raise ShardError(f"{path}: shard schema version {version!r} is not {RAW_VERSION!r}"
@@ -131,6 +161,10 @@ def _fen_for_reading(fen: str) -> str:
 
 def _row(index: int, row: tuple[Any, ...]) -> object:
     """What the row rules read for one raw row, or a :class:`BadRow` with the shard's message for it."""
+    bad = texts.first_bad(row, BASE_COLUMNS)
+    if bad is not None:  # a text cell that is not UTF-8: the row, and so the shard, cannot be read
+        game, ply = (value.text if isinstance(value, texts.NotUtf8) else value for value in row[:2])
+        return BadRow(f"{_where(game, ply)}: {bad[1].problem(bad[0])}", index)
     problem = _row_problem(row)
     if problem is not None:
         return BadRow(f"{_where(row[0], row[1])}: {problem}", index)
@@ -148,9 +182,14 @@ class _Reader:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.carried = parquetfile.read_raw_schema(path)
-        check_raw_schema(path, self.carried)
+        carried = parquetfile.read_raw_schema(path)
+        check_raw_schema(path, carried)
         parquetfile.check_cell_metadata(path)
+        try:  # the input's identity travels with its metadata into the output (``--resume`` compares it)
+            digest = input_digest(path)
+        except OSError as exc:
+            raise ShardError(f"{path}: cannot be read ({os_error_reason(exc)})") from None
+        self.carried = carried.with_metadata({**(carried.metadata or {}), INPUT_KEY: digest.encode()})
 
     def chunks(self, rows: int, budget: int) -> Iterator[Chunk]:
         return parquetfile.chunks(self.path, rows, budget)  # the row cap as given (the shards' own cut)
@@ -167,7 +206,7 @@ def open_reader(source: Path | IO[bytes], name: str) -> _Reader:
 
 def decode(payload: Any, first: int) -> Batch:
     """A chunk of a raw shard: its rows checked by the raw rules; the six base columns carried."""
-    columns = [payload.column(name).to_pylist() for name in BASE_COLUMNS]
+    columns = [texts.cells(payload.column(name)) for name in BASE_COLUMNS]
     rows = [_row(index, row) for index, row in enumerate(zip(*columns, strict=True))]
     base = payload.select(list(BASE_COLUMNS)).cast(base_schema()).combine_chunks()
     return Batch(rows, range(first, first + payload.num_rows), base)
@@ -213,9 +252,15 @@ def input_rows(path: Path) -> int | None:
     return parquetfile.input_rows(path)
 
 
-def finished(path: Path, schema_id: str, engine: str | None, rows: int) -> str | None:
+def finished(path: Path, schema_id: str, engine: str | None, rows: int, source: Path | None = None) -> str | None:
     """Why ``path`` is not a finished shard of these settings (version, schema, engine; the input's row
-    count), or ``None`` when ``--resume`` may keep it."""
+    count; with ``source``, also the SHA-256 of that raw shard's bytes), or ``None`` when ``--resume`` may
+    keep it."""
     stamp = {SCHEMA_KEY.encode(): ENRICHED_VERSION.encode(), b"feature_schema": schema_id.encode(),
              b"engine_version": (engine or DEFAULT_ENGINE_VERSION).encode()}
+    if source is not None:
+        try:
+            stamp[INPUT_KEY] = input_digest(source).encode()
+        except OSError as exc:
+            return f"its input cannot be read ({os_error_reason(exc)})"
     return parquetfile.finished(path, stamp, rows)

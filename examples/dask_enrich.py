@@ -4,7 +4,9 @@
     python examples/dask_enrich.py --schema kcp-13 IN_DIR OUT_DIR [--workers 4 | --scheduler tcp://host:8786]
                                    [--chunk-size 1000]
 
-Needs the ``[dask]`` extra (``pip install 'dicechess-contract[dask]'``). Every ``IN_DIR/NAME.parquet``
+Needs the kit with its ``[dask]`` extra. The kit is on no package index: install it from a checkout
+(``pip install '.[dask]'``) or from a wheel built there (``pip install 'dist/dicechess_contract-…whl[dask]'``).
+Every ``IN_DIR/NAME.parquet``
 (with ``id``, ``fen`` and optionally ``side`` columns) becomes ``OUT_DIR/NAME.parquet`` plus
 ``OUT_DIR/NAME.parquet.rejects.jsonl``, byte for byte what the single-process command writes:
 
@@ -25,7 +27,8 @@ writes, and the training reader's ``shard_content_digest`` agrees.
 
 Exit status as for the CLI: 0 when every row of every shard was written, 1 when a row was rejected
 (the rejects files say which; with ``--training``: a shard was refused, its message printed), 2 for a
-usage error.
+usage error: an unknown schema, an input directory that is missing or holds no ``*.parquet`` shard, checked
+before any worker starts, one line on stderr and no traceback.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from dask.base import compute
 from dask.delayed import delayed
 from dask.distributed import Client, LocalCluster
 
+from contract.core.registry import schema_ids
 from contract.enrichment import DEFAULT_CHUNK_SIZE, enrich_table, enriched_meta
 from contract.enrichment.shardrun import enrich_one_shard
 from contract.enrichment.shards import read_shard, write_shard
@@ -91,12 +95,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     where.add_argument("--scheduler", help="address of a running Dask scheduler")
     where.add_argument("--workers", type=int, default=2, help="local worker processes (default %(default)s)")
     args = parser.parse_args(argv)
+    problem = _usage_problem(args)
+    if problem is not None:
+        print(f"dask_enrich: {problem}", file=sys.stderr)
+        return 2
     if args.scheduler:
         with Client(args.scheduler) as client:
             return _run(client, args)
     with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                       dashboard_address=":0") as cluster, Client(cluster) as client:
         return _run(client, args)
+
+
+def _usage_problem(args: argparse.Namespace) -> str | None:
+    """Why the arguments cannot be run (exit 2), before a cluster is started; ``None`` when they can."""
+    if args.schema not in schema_ids():
+        return f"unknown schema {args.schema!r}; known schemas: {', '.join(schema_ids())}"
+    if not args.in_dir.is_dir():
+        return f"{args.in_dir}: no such directory" if not args.in_dir.exists() else f"{args.in_dir}: not a directory"
+    if not any(args.in_dir.glob("*.parquet")):
+        return f"{args.in_dir}: no *.parquet shards"
+    if args.chunk_size < 1:
+        return f"--chunk-size must be at least 1, not {args.chunk_size}"
+    return None
 
 
 def _run(client: Client, args: argparse.Namespace) -> int:

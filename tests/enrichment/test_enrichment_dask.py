@@ -102,3 +102,24 @@ def test_dask_training_shards_are_the_bytes_of_enrich_shards(tmp_path: Path) -> 
     for index in range(3):
         name = f"s{index}.parquet"
         assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes()
+
+
+@pytest.mark.parametrize(("make", "args", "message"), [
+    ("missing", ["--schema", "kcp-13"], "IN: no such directory"),
+    ("empty", ["--schema", "kcp-13"], "IN: no *.parquet shards"),
+    ("file", ["--schema", "kcp-13"], "IN: not a directory"),
+    ("empty", ["--schema", "nope"], "unknown schema 'nope'; known schemas: "),
+])
+def test_usage_errors_exit_2_with_one_line_before_any_worker_starts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], make: str, args: list[str], message: str) -> None:
+    in_dir = tmp_path / "IN"
+    if make == "empty":
+        in_dir.mkdir()
+    elif make == "file":
+        in_dir.write_text("", encoding="utf-8")
+    code = load_example().main([*args, str(in_dir), str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("dask_enrich: ")
+    assert err.removeprefix("dask_enrich: ").replace(str(in_dir), "IN").startswith(message), err
+    assert not (tmp_path / "out").exists()

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from contract.core import strictjson
-from contract.core.arguments import not_a_path, not_a_string, unusable_path, wrong_type
+from contract.core.arguments import A_PATH, is_text_path, not_a_path, not_a_string, unusable_path, wrong_type
 from contract.core.checktable import CONTRACT_TABLE
 from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal, refusal
@@ -246,8 +246,8 @@ def _argument_refusal(spec: object, out: object, engine_version: object) -> Refu
         return wrong_type("spec.calibration_temperature", "a number or None", temperature)
     if not isinstance(spec.allow_service_unmountable, bool):
         return wrong_type("spec.allow_service_unmountable", "a bool", spec.allow_service_unmountable)
-    if spec.model_card is not None and (problem := not_a_path("spec.model_card", spec.model_card)) is not None:
-        return problem
+    if spec.model_card is not None and not is_text_path(spec.model_card):
+        return wrong_type("spec.model_card", f"{A_PATH} or None", spec.model_card)
     return (not_a_path("spec.model", spec.model) or not_a_path("out", out)
             or not_a_string("spec.schema_id", spec.schema_id) or not_a_string("spec.role", spec.role)
             or not_a_string("spec.engine_compatibility", spec.engine_compatibility)
@@ -266,7 +266,8 @@ def build_package(spec: PackageSpec, out: Path, engine_version: str | None = Non
     if wrong is not None:
         return wrong
     out = Path(out)
-    for path in (out, Path(spec.model)):  # names no OS call takes: refused here, not raised below
+    card = () if spec.model_card is None else (Path(spec.model_card),)
+    for path in (out, Path(spec.model), *card):  # names no OS call takes: refused here, not raised below
         problem = unusable_path(str(path))
         if problem is not None:
             return refusal("builder.os.fileError", path=path, reason=problem).prefixed(_publishing(out))

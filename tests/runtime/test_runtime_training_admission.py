@@ -219,3 +219,13 @@ def test_one_warning_per_key_with_the_number_of_nodes() -> None:
     assert [(f.place, f.key, f.count) for f in found] == [("node", "pkg.torch.onnx.stack_trace", 2)]
     assert "node (2 of them)" in found[0].warning()
     assert "/home/builder/dicechess-training/src/model.py" in found[0].warning()
+
+
+@pytest.mark.parametrize("name", ["card\x00.md", "card\udcff.md", "c" * 300 + ".md"])
+def test_a_card_path_no_file_can_have_is_a_refusal_not_a_traceback(tmp_path: Path, name: str) -> None:
+    model = tmp_path / "m.onnx"
+    model.write_bytes(value_graph(13))
+    result = build_package(_spec(model, model_card=tmp_path / name), tmp_path / "pkg")
+    assert isinstance(result, Refusal) and result.code in {"builder.os.fileError", "builder.modelCard.unreadable"}
+    assert result.message.startswith(f"refusing to publish {tmp_path / 'pkg'}: ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.onnx"]

@@ -1,5 +1,9 @@
 """``python -m contract package build``: write a package that a reader will serve, or nothing.
 
+The package is ``model.onnx``, ``manifest.json`` and ``model-card.md`` (``--model-card FILE``, or generated
+from the manifest). A graph whose metadata holds an absolute path is published with a ``WARNING:`` on
+stderr naming the key (:mod:`contract.model.buildpaths`); ``--json`` lists the warnings.
+
 See :mod:`contract.model.builder` for the staging protocol. Exit 0 published, 1 refused, 2 usage.
 """
 
@@ -16,6 +20,7 @@ from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED
 from contract.core.refusal import Refusal
 from contract.core.registry import schema_ids
 from contract.model.builder import PackageSpec, build_package, service_cost
+from contract.model.buildpaths import build_path_warnings
 from contract.model.manifest_schema import known_roles
 
 
@@ -28,7 +33,7 @@ def _key_value(text: str) -> tuple[str, str]:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("package", help="write model packages",
-                                   description="Write model packages (model.onnx + manifest.json).")
+                                   description="Write model packages (model.onnx + manifest.json + model-card.md).")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     build = actions.add_parser(
         "build",
@@ -46,6 +51,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build.add_argument("--calibration-temperature", type=float, metavar="T")
     build.add_argument("--provenance", type=_key_value, action="append", default=[], metavar="KEY=VALUE")
     build.add_argument("--evaluation-profile", metavar="P")
+    build.add_argument("--model-card", type=Path, metavar="FILE",
+                       help="model-card.md to publish, copied byte for byte (default: one generated from the "
+                            "manifest: id, role, schema and width, tensors, engine range, calibration, provenance)")
     build.add_argument("--allow-service-unmountable", action="store_true",
                        help="write a position-value package whose tensors are not input/output anyway (as "
                             "manifest 1.1.0, which only the engine reads; the evaluation service cannot "
@@ -71,6 +79,7 @@ def run_build(args: argparse.Namespace) -> int:
         provenance=dict(args.provenance),
         evaluation_profile=args.evaluation_profile,
         allow_service_unmountable=args.allow_service_unmountable,
+        model_card=args.model_card,
     )
     result = build_package(spec, args.out, args.engine_version)
     if isinstance(result, Refusal):
@@ -83,9 +92,14 @@ def run_build(args: argparse.Namespace) -> int:
     cost = service_cost(result)
     if cost is not None:  # only reachable with --allow-service-unmountable: say what it costs, loudly
         print(console_text(f"WARNING: {cost}"), file=sys.stderr)
+    warnings = build_path_warnings(result.model_bytes)
+    for warning in warnings:
+        print(console_text(f"WARNING: {warning}"), file=sys.stderr)
     if args.json:
         print_document({"ok": True, "message": None, "package": str(args.out),
-                        "manifestVersion": m.manifest_version, "modelSha256": m.model_sha256.lower()})
+                        "manifestVersion": m.manifest_version, "modelSha256": m.model_sha256.lower(),
+                        "modelCard": "given" if args.model_card is not None else "generated",
+                        "warnings": warnings})
     else:
         print(console_text(f"published {args.out}: manifest {m.manifest_version}, {m.model_role},"
                            f" {m.feature_schema.id}"))

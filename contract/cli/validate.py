@@ -6,11 +6,17 @@ A ``PACKAGE_DIR`` that does not exist is refused as such (``no such directory``)
 order starts. ``--discover`` (the pre-commit hook) validates every package below the current directory
 (:mod:`contract.model.discovery`) and every one named, each of which must still exist: one line per
 package, exit 1 when any is refused.
+
+``--as service`` adds what the evaluation service refuses, ``--as training`` what the training
+repository's package admission refuses (:mod:`contract.model.training`; a package directory only, since
+the card is part of it). A graph whose metadata holds an absolute path is a ``WARNING:`` on stderr
+naming the key (:mod:`contract.model.buildpaths`), never a refusal; ``--json`` lists it under ``warnings``.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +25,15 @@ from contract.cli.parser import engine_version
 from contract.core.consoletext import console_text
 from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.refusal import Refusal
+from contract.model.buildpaths import build_path_warnings
 from contract.model.discovery import directory_refusal, discover, named
 from contract.model.manifest_schema import known_roles
 from contract.model.package import ModelPackage
 from contract.model.service import service_refusal
 from contract.model.tensors import check_graph
+from contract.model.training import training_refusal
 
-READERS = ("engine", "service")
+READERS = ("engine", "service", "training")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,7 +51,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--role", choices=known_roles(), help="the role the caller is wiring the model as")
     parser.add_argument("--as", dest="reader", choices=READERS, default="engine",
                         help="engine (default): would the engine serve it; service: would the evaluation "
-                             "service mount it too (manifest 1.0.0, kcp-13, standard-kcp, position-value)")
+                             "service mount it too (manifest 1.0.0, kcp-13, standard-kcp, position-value); "
+                             "training: would the training repository's package admission admit it too "
+                             "(model-card.md, a value-model featureSchema, the ONNX checker, opset <= 18; "
+                             "PACKAGE_DIR only)")
     parser.add_argument("--discover", action="store_true",
                         help="also validate every package below the current directory (a directory holding "
                              "model.onnx, or a manifest.json naming a featureSchema; vendored copies of the "
@@ -83,8 +94,14 @@ def _check(args: argparse.Namespace, package: str | None) -> ModelPackage | Refu
         graph_refusal = check_graph(loaded.model_bytes, loaded.manifest)
         if graph_refusal is not None:
             return graph_refusal.prefixed(loaded.model_text)
+        for warning in build_path_warnings(loaded.model_bytes):  # on stderr whatever the verdict
+            print(console_text(f"WARNING: {warning}"), file=sys.stderr)
         if args.reader == "service" and (unmountable := service_refusal(loaded.manifest)) is not None:
             return unmountable.prefixed(loaded.manifest_text)
+        if args.reader == "training" and package is not None:
+            refused = training_refusal(Path(package), loaded)
+            if refused is not None:
+                return refused
     return loaded
 
 
@@ -97,7 +114,8 @@ def _report(args: argparse.Namespace, loaded: ModelPackage | Refusal, named_as: 
         return EXIT_REFUSED
     summary = _summary(loaded)
     if args.json:
-        print_document({"ok": True, "message": None, **summary})
+        print_document({"ok": True, "message": None, **summary,
+                        "warnings": build_path_warnings(loaded.model_bytes)})
     else:
         print(console_text(
             ("" if named_as is None else f"{named_as}: ")
@@ -105,6 +123,7 @@ def _report(args: argparse.Namespace, loaded: ModelPackage | Refusal, named_as: 
             f"({summary['featureCount']} features), input '{summary['inputName']}' -> "
             f"output '{summary['outputName']}', engine {args.engine_version}"
             + (" (the evaluation service would mount it)" if args.reader == "service" else "")
+            + (" (the training repository would admit it)" if args.reader == "training" else "")
         ))
     return EXIT_OK
 
@@ -129,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
         parser.error("give either PACKAGE_DIR (or --discover) or --model and --manifest, not both")
     if by_files and (args.model is None or args.manifest is None):
         parser.error("--model and --manifest go together")
+    if by_files and args.reader == "training":
+        parser.error("--as training checks a package directory (its model-card.md too): give PACKAGE_DIR")
     if not by_files and not args.package and not args.discover:
         parser.error("give PACKAGE_DIR, --discover, or --model and --manifest")
     if args.exclude and not args.discover:

@@ -1,6 +1,8 @@
 """Writing a package safely: stage, validate fully, then publish by one rename — or publish nothing.
 
-:func:`build_package` writes ``model.onnx`` and ``manifest.json`` into a hidden temporary sibling
+:func:`build_package` writes ``model.onnx``, ``manifest.json`` and ``model-card.md`` (the caller's, or
+one generated from the manifest: :mod:`contract.model.modelcard`; the training repository's package has
+all three) into a hidden temporary sibling
 ``.<name>.tmp-<hex>`` of the destination, runs the same checks a reader runs (the §4.1 load checks and
 the §5.1 tensor contract), and only then renames the directory to its final name. So a reader never
 sees a half-written or unvalidated package under that name:
@@ -37,7 +39,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from contract.core import strictjson
-from contract.core.arguments import not_a_path, not_a_string, unusable_path, wrong_type
+from contract.core.arguments import A_PATH, is_text_path, not_a_path, not_a_string, unusable_path, wrong_type
 from contract.core.checktable import CONTRACT_TABLE
 from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal, refusal
@@ -45,6 +47,7 @@ from contract.core.registry import feature_schemas
 from contract.core.stagedfile import sync_path, write_atomic
 from contract.model.compatibility import INT_MAX, Version, evaluate, parse_constraint
 from contract.model.manifest_schema import default_of, known_roles
+from contract.model.modelcard import CARD_FILE_NAME, generated_card, read_card
 from contract.model.package import MANIFEST_FILE_NAME, MODEL_FILE_NAME, ModelPackage, ModelTooLarge, path_text
 from contract.model.service import SERVICE_PROFILE
 from contract.model.tensors import check_graph, open_session, read_graph
@@ -68,6 +71,7 @@ class PackageSpec:
     provenance: Mapping[str, str] | None = None
     evaluation_profile: str | None = None
     allow_service_unmountable: bool = False  # write a renamed-tensor position-value package anyway
+    model_card: Path | None = None  # model-card.md, copied byte for byte; None: generated from the manifest
 
 
 def _graph_tensor_names(model: Path, graph: bytes) -> tuple[str, str] | Refusal:
@@ -242,6 +246,8 @@ def _argument_refusal(spec: object, out: object, engine_version: object) -> Refu
         return wrong_type("spec.calibration_temperature", "a number or None", temperature)
     if not isinstance(spec.allow_service_unmountable, bool):
         return wrong_type("spec.allow_service_unmountable", "a bool", spec.allow_service_unmountable)
+    if spec.model_card is not None and not is_text_path(spec.model_card):
+        return wrong_type("spec.model_card", f"{A_PATH} or None", spec.model_card)
     return (not_a_path("spec.model", spec.model) or not_a_path("out", out)
             or not_a_string("spec.schema_id", spec.schema_id) or not_a_string("spec.role", spec.role)
             or not_a_string("spec.engine_compatibility", spec.engine_compatibility)
@@ -260,7 +266,8 @@ def build_package(spec: PackageSpec, out: Path, engine_version: str | None = Non
     if wrong is not None:
         return wrong
     out = Path(out)
-    for path in (out, Path(spec.model)):  # names no OS call takes: refused here, not raised below
+    card = () if spec.model_card is None else (Path(spec.model_card),)
+    for path in (out, Path(spec.model), *card):  # names no OS call takes: refused here, not raised below
         problem = unusable_path(str(path))
         if problem is not None:
             return refusal("builder.os.fileError", path=path, reason=problem).prefixed(_publishing(out))
@@ -299,6 +306,9 @@ def _build(spec: PackageSpec, out: Path, engine_version: str | None) -> ModelPac
     document = manifest_document(spec, digest, names)
     if isinstance(document, Refusal):
         return document.prefixed(_publishing(out))
+    card = generated_card(document) if spec.model_card is None else read_card(Path(spec.model_card))
+    if isinstance(card, Refusal):
+        return card.prefixed(_publishing(out))
 
     if missing_parents:  # only now that nothing can refuse before staging
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -307,6 +317,7 @@ def _build(spec: PackageSpec, out: Path, engine_version: str | None) -> ModelPac
     try:
         write_atomic(staged / MODEL_FILE_NAME, graph)  # synced
         write_atomic(staged / MANIFEST_FILE_NAME, strictjson.dumps(document))  # synced
+        write_atomic(staged / CARD_FILE_NAME, card)  # synced; not covered by the digest (model.onnx alone)
         sync_path(staged)
         problem = _validate(staged, host, spec.role)
         if problem is not None:

@@ -93,7 +93,8 @@ REFUSING: list[Case] = [
                              ("engine_compatibility", frozenset()), ("model_id", frozenset()),
                              ("evaluation_profile", frozenset({"None"})), ("provenance", frozenset({"None"})),
                              ("calibration_temperature", frozenset({"None", "int", "float"})),
-                             ("allow_service_unmountable", frozenset({"bool"}))]],
+                             ("allow_service_unmountable", frozenset({"bool"})),
+                             ("model_card", frozenset({"None"}))]],
 ]
 
 RAISING: list[tuple[str, Callable[[object], object]]] = [
@@ -170,6 +171,8 @@ MUST_BE: Final[list[tuple[str, object, Callable[[object], object]]]] = [
      lambda v: build_package(_spec(calibration_temperature=v), OUT)),
     ("spec.allow_service_unmountable must be a bool", None,
      lambda v: build_package(_spec(allow_service_unmountable=v), OUT)),
+    ("spec.model_card must be a path (str or os.PathLike) or None", 12,
+     lambda v: build_package(_spec(model_card=v), OUT)),
 ]
 
 

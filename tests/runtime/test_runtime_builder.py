@@ -99,7 +99,7 @@ def test_manifest_text_is_canonical(tmp_path: Path, graphs: dict[str, Path]) -> 
     doc = json.loads(text)
     assert text == json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     assert doc["calibration"] == {"temperature": 1.0}
-    assert sorted((tmp_path / "pkg").iterdir()) == [tmp_path / "pkg" / "manifest.json", tmp_path / "pkg" / "model.onnx"]
+    assert sorted(p.name for p in (tmp_path / "pkg").iterdir()) == ["manifest.json", "model-card.md", "model.onnx"]
 
 
 def test_an_existing_directory_is_refused_and_left_alone(tmp_path: Path, graphs: dict[str, Path]) -> None:

@@ -114,7 +114,7 @@ def test_a_parent_directory_created_meanwhile_by_someone_else_is_used(tmp_path: 
 
     monkeypatch.setattr(builder, "manifest_document", concurrent)
     assert isinstance(build_package(spec(graphs["value"]), out), ModelPackage)
-    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "model.onnx"]
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "model-card.md", "model.onnx"]
 
 
 def test_files_loaded_by_their_paths_are_held_to_the_expected_role(tmp_path: Path, graphs: dict[str, Path]) -> None:

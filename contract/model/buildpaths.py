@@ -14,18 +14,20 @@ graph and node ``metadata_props`` (subgraphs and functions included) and their `
 place, the number of nodes and the first path seen (check-table code ``tensor.graph.absolutePath``). An
 absolute path is a POSIX ``/name...`` or a Windows ``C:\\`` / ``C:/`` / ``\\\\server`` path starting the
 text or after a space, quote, bracket, ``=`` or ``,`` (so a URL's ``//host`` and ``a/b`` are not).
-A graph the protobuf reader cannot parse gives no warning here: the reader's own checks refuse it.
+A graph the wire reader (:mod:`contract.model.onnxwire`) cannot take gives no warning here: the reader's own
+checks refuse a graph that cannot be parsed.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from contract.core.checktable import CONTRACT_TABLE
 from contract.core.consoletext import console_text
+from contract.model.onnxwire import scan
 
 ABSOLUTE_PATH: Final = re.compile(
     r"""(?:^|(?<=[\s"'(\[=,]))(/[^\s/"':]+|[A-Za-z]:[\\/][^\s"']*|\\\\[^\s\\"']+\\)[^\s"',)\]]*"""
@@ -49,53 +51,31 @@ class BuildPath:
                                    path=console_text(example))
 
 
-def _texts(holder: Any) -> Iterator[tuple[str, str]]:
-    """(key, text) of a message's ``metadata_props`` entries and its ``doc_string``."""
-    for entry in getattr(holder, "metadata_props", ()):
-        yield entry.key, entry.value
-    doc = getattr(holder, "doc_string", "")
-    if doc:
-        yield "doc_string", doc
-
-
-def _graphs(graph: Any, label: str) -> Iterator[tuple[str, Any]]:
-    """(place, message) of a graph, its nodes, and every subgraph below them."""
-    yield label, graph
-    for node in graph.node:
-        yield "node", node
-        for attribute in node.attribute:
-            if attribute.HasField("g"):
-                yield from _graphs(attribute.g, f"graph '{attribute.g.name}'")
-            for sub in attribute.graphs:
-                yield from _graphs(sub, f"graph '{sub.name}'")
-
-
-def _places(model: Any) -> Iterator[tuple[str, Any]]:
-    yield "model", model
-    yield from _graphs(model.graph, f"graph '{model.graph.name}'")
-    for function in model.functions:
-        yield f"function '{function.name}'", function
-        for node in function.node:
-            yield "node", node
+# the messages whose texts are looked at, and how a place is named (node texts count together, as "node")
+_PLACES: Final[dict[str, Callable[[str], str]]] = {
+    "ModelProto": lambda name: "model", "GraphProto": lambda name: f"graph '{name}'",
+    "NodeProto": lambda name: "node", "FunctionProto": lambda name: f"function '{name}'",
+}
 
 
 def build_paths(graph: bytes) -> list[BuildPath]:
-    """Every (place, key) of the serialized model whose text holds an absolute path, in first-seen order."""
-    from onnx import ModelProto
+    """Every (place, key) of the serialized model whose text holds an absolute path, in first-seen order.
 
-    try:
-        model = ModelProto.FromString(graph)
-    except Exception:  # protobuf's DecodeError (untyped): the reader's checks refuse such a graph
-        return []
+    The texts are read at the wire level (:mod:`contract.model.onnxwire`, no ``onnx`` import). Bytes the wire
+    reader gives way on give no warning: they are left to the self-containment check and ONNX Runtime, which
+    refuse a graph they cannot parse.
+    """
+    scanned = scan(graph)
     found: dict[tuple[str, str], BuildPath] = {}
-    for place, holder in _places(model):
-        for key, text in _texts(holder):
-            match = ABSOLUTE_PATH.search(text)
-            if match is None:
-                continue
-            seen = found.get((place, key))
-            found[(place, key)] = (BuildPath(place, key, 1, match.group(0)) if seen is None
-                                   else BuildPath(place, key, seen.count + 1, seen.example))
+    for message, name, key, text in ((t.message, t.name, t.key, t.value) for t in (scanned.texts if scanned else [])):
+        naming = _PLACES.get(message)
+        match = None if naming is None else ABSOLUTE_PATH.search(text)
+        if naming is None or match is None:
+            continue
+        place = naming(name)
+        seen = found.get((place, key))
+        found[(place, key)] = (BuildPath(place, key, 1, match.group(0)) if seen is None
+                               else BuildPath(place, key, seen.count + 1, seen.example))
     return list(found.values())
 
 

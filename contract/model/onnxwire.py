@@ -88,11 +88,15 @@ _EXTERNAL: Final = 1
 
 @dataclass(frozen=True)
 class MetadataText:
-    """One metadata text of the graph: where it is (``graph 'main' node 'n1'``), which key, its value."""
+    """One metadata text of the graph: the message holding it (``NodeProto``, its name), where that message is
+    (``graph 'main' node 'n1'``), the key (a ``metadata_props`` key, or ``doc_string``) and the text."""
 
+    message: str
+    name: str
     where: str
     key: str
     value: str
+    offset: int  # where the holding message starts in the bytes: texts sort in document order
 
 
 @dataclass
@@ -190,7 +194,7 @@ def _walk(data: bytes, found: WireScan) -> None:
             if wire != 2:
                 continue
             if number == doc_field:
-                found.texts.append(MetadataText(here, "doc_string", _text(data, first, last)))
+                found.texts.append(MetadataText(message, name, here, "doc_string", _text(data, first, last), start))
                 continue
             child = children.get(number)
             if child is None:
@@ -199,7 +203,7 @@ def _walk(data: bytes, found: WireScan) -> None:
             if child_type == "StringStringEntryProto":
                 key, value = _entry(data, first, last)
                 if field_name == "metadata_props":
-                    found.texts.append(MetadataText(here, f"metadata_props '{key}'", value))
+                    found.texts.append(MetadataText(message, name, here, key, value, start))
                 continue
             pending.append((child_type, first, last, "" if message == "ModelProto" else here, depth + 1))
 
@@ -212,6 +216,7 @@ def scan(graph: bytes) -> WireScan | None:
         _walk(graph, found)
     except (_Malformed, RecursionError):
         return None
+    found.texts.sort(key=lambda text: text.offset)
     return found
 
 

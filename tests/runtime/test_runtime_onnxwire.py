@@ -119,11 +119,13 @@ def test_every_metadata_text_is_found_with_where_it_is() -> None:
     scanned = scan(_model(set()).SerializeToString())
     assert scanned is not None
     found = {(text.where, text.key, text.value) for text in scanned.texts}
-    assert {("model", "metadata_props 'built_at'", "/home/me/build"), ("model", "metadata_props 'owner'", "team"),
+    assert {("model", "built_at", "/home/me/build"), ("model", "owner", "team"),
             ("model", "doc_string", "the model"), ("graph 'main'", "doc_string", "the graph"),
-            ("graph 'main'", "metadata_props 'source'", "/tmp/x.py"),
+            ("graph 'main'", "source", "/tmp/x.py"),
             ("graph 'main' node 'matmul'", "doc_string", "multiply"),
-            ("graph 'main' node 'matmul'", "metadata_props 'origin'", "here")} <= found
+            ("graph 'main' node 'matmul'", "origin", "here")} <= found
+    assert [text.offset for text in scanned.texts] == sorted(text.offset for text in scanned.texts)
+    assert scanned.texts[0].message == "ModelProto"
 
 
 def test_the_bundled_example_scans_as_self_contained() -> None:

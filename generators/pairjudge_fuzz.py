@@ -922,10 +922,11 @@ def k_config_sizes(rng: Rng, bundle: str) -> Ops | None:
 
 # The recorded models' tensors (GPT-2, one layer): the full bundles have these and the head
 # score.weight; the embedded base/ has these alone; the adapter saves a head and two LoRA tensors.
-GPT2_TENSORS = tuple(f"transformer.h.0.{name}" for name in (
-    "attn.c_attn.bias", "attn.c_attn.weight", "attn.c_proj.bias", "attn.c_proj.weight", "ln_1.bias", "ln_1.weight",
-    "ln_2.bias", "ln_2.weight", "mlp.c_fc.bias", "mlp.c_fc.weight", "mlp.c_proj.bias", "mlp.c_proj.weight")) + (
-    "transformer.ln_f.bias", "transformer.ln_f.weight", "transformer.wpe.weight", "transformer.wte.weight")
+_LAYER_TENSORS = ("attn.c_attn.bias", "attn.c_attn.weight", "attn.c_proj.bias", "attn.c_proj.weight", "ln_1.bias",
+                  "ln_1.weight", "ln_2.bias", "ln_2.weight", "mlp.c_fc.bias", "mlp.c_fc.weight", "mlp.c_proj.bias",
+                  "mlp.c_proj.weight")
+GPT2_TENSORS = (*(f"transformer.h.0.{name}" for name in _LAYER_TENSORS), "transformer.ln_f.bias",
+                "transformer.ln_f.weight", "transformer.wpe.weight", "transformer.wte.weight")
 
 
 def _weight_subset(rng: Rng, names: list[str]) -> list[str]:
@@ -953,11 +954,11 @@ def _sharded_weight_set(rng: Rng, file: str, gone: list[str]) -> Ops:
     ops: Ops = [{"op": "shard", "file": file, "parts": parts, "interleave": rng.random() < 0.5}]
     choice = rng.randrange(5)
     if choice == 0:  # the index maps no tensor to any shard (the shards stay, listed)
-        return ops + [_set("/weight_map", {}, index), REHASH]
+        return [*ops, _set("/weight_map", {}, index), REHASH]
     if choice == 1:  # the index maps nothing and the shards are gone too
-        return ops + [_set("/weight_map", {}, index)] + [
-            {"op": "remove_file", "file": shard} for shard in shards] + [
-            _delete(f"/files/{shard.replace('/', '~1')}") for shard in shards] + [REHASH]
+        removed: Ops = [{"op": "remove_file", "file": shard} for shard in shards]
+        unlisted: Ops = [_delete(f"/files/{shard.replace('/', '~1')}") for shard in shards]
+        return [*ops, _set("/weight_map", {}, index), *removed, *unlisted, REHASH]
     drops: Ops = [{"op": "drop_tensors", "file": shard, "names": gone} for shard in shards]
     unmapped: Ops = [_delete(f"/weight_map/{name}", index) for name in gone]
     if choice == 2:  # the tensors and their index entries both gone

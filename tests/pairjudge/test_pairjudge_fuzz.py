@@ -33,7 +33,7 @@ from contract.pairjudge import verify_bundle
 
 SETS = ("tuning", "tuning-b", "tuning-c", "heldout", "tuning-d", "heldout-b", "heldout-c", "heldout-d", "tuning-e",
         "tuning-f", "heldout-e", "tuning-g", "probes-a", "heldout-f", "probes-b", "probes-c", "probes-d",
-        "heldout-g", "heldout-h")
+        "heldout-g", "heldout-h", "tuning-h", "heldout-i")
 LAYERS = {"read_manifest": "manifest", "from_pretrained": "full"}
 
 

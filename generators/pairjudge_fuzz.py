@@ -920,6 +920,72 @@ def k_config_sizes(rng: Rng, bundle: str) -> Ops | None:
     return _side(file, f"/{_pick(rng, ['n_embd', 'hidden_size'])}", _pick(rng, [0, 0.0, -16, 16.0, 8, 32]))
 
 
+# The recorded models' tensors (GPT-2, one layer): the full bundles have these and the head
+# score.weight; the embedded base/ has these alone; the adapter saves a head and two LoRA tensors.
+_LAYER_TENSORS = ("attn.c_attn.bias", "attn.c_attn.weight", "attn.c_proj.bias", "attn.c_proj.weight", "ln_1.bias",
+                  "ln_1.weight", "ln_2.bias", "ln_2.weight", "mlp.c_fc.bias", "mlp.c_fc.weight", "mlp.c_proj.bias",
+                  "mlp.c_proj.weight")
+GPT2_TENSORS = (*(f"transformer.h.0.{name}" for name in _LAYER_TENSORS), "transformer.ln_f.bias",
+                "transformer.ln_f.weight", "transformer.wpe.weight", "transformer.wte.weight")
+
+
+def _weight_subset(rng: Rng, names: list[str]) -> list[str]:
+    """Which tensors to take away: all of them, all but one, one, a random part, a whole group."""
+    choice = rng.randrange(5)
+    if choice == 0:
+        return list(names)
+    if choice == 1:
+        keep = _pick(rng, names)
+        return [n for n in names if n != keep]
+    if choice == 2:
+        return [_pick(rng, names)]
+    if choice == 3:
+        return sorted(rng.sample(names, rng.randint(2, len(names) - 1)))
+    group = _pick(rng, ["transformer.h.0.", "transformer.w", "transformer.ln_f", "score", "attn", "mlp"])
+    return [n for n in names if group in n] or list(names)
+
+
+def _sharded_weight_set(rng: Rng, file: str, gone: list[str]) -> Ops:
+    """``file`` split into shards, then the index or the shards lose ``gone`` (or the index maps nothing)."""
+    parts = _pick(rng, [2, 3])
+    folder = file[: -len("model.safetensors")]
+    index = folder + "model.safetensors.index.json"
+    shards = [f"{folder}model-{n + 1:05d}-of-{parts:05d}.safetensors" for n in range(parts)]
+    ops: Ops = [{"op": "shard", "file": file, "parts": parts, "interleave": rng.random() < 0.5}]
+    choice = rng.randrange(5)
+    if choice == 0:  # the index maps no tensor to any shard (the shards stay, listed)
+        return [*ops, _set("/weight_map", {}, index), REHASH]
+    if choice == 1:  # the index maps nothing and the shards are gone too
+        removed: Ops = [{"op": "remove_file", "file": shard} for shard in shards]
+        unlisted: Ops = [_delete(f"/files/{shard.replace('/', '~1')}") for shard in shards]
+        return [*ops, _set("/weight_map", {}, index), *removed, *unlisted, REHASH]
+    drops: Ops = [{"op": "drop_tensors", "file": shard, "names": gone} for shard in shards]
+    unmapped: Ops = [_delete(f"/weight_map/{name}", index) for name in gone]
+    if choice == 2:  # the tensors and their index entries both gone
+        return ops + drops + unmapped + [REHASH]
+    if choice == 3:  # the shards lose the tensors, the index still names them
+        return ops + drops + [REHASH]
+    return ops + unmapped + [REHASH]  # the index forgets tensors the shards still hold
+
+
+def k_weight_sets(rng: Rng, bundle: str) -> Ops | None:
+    """Empty and partial weight sets (issue 32): a full model, an embedded base/ and an adapter's
+    tensors with every tensor, or some, taken away; single files and shards (an index mapping
+    nothing, shards emptied, an index naming what the shards lack or forgetting what they hold)."""
+    if bundle in FULL:
+        file, names = "model.safetensors", ["score.weight", *GPT2_TENSORS]
+    elif rng.random() < 0.35:
+        saved = list(SAVED_TENSORS)
+        gone = _pick(rng, [saved, saved[1:], saved[1:2], saved[2:], saved[:1]])
+        return [{"op": "drop_tensors", "file": "adapter_model.safetensors", "names": gone}, REHASH]
+    else:
+        file, names = "base/model.safetensors", list(GPT2_TENSORS)
+    gone = _weight_subset(rng, names)
+    if rng.random() < 0.45:
+        return [{"op": "drop_tensors", "file": file, "names": gone}, REHASH]
+    return _sharded_weight_set(rng, file, gone)
+
+
 KINDS: dict[str, Callable[[Rng, str], Ops | None]] = {
     "manifest_fields": k_manifest_fields,
     "adapter_model_config": k_adapter_model_config,
@@ -943,6 +1009,7 @@ KINDS: dict[str, Callable[[Rng, str], Ops | None]] = {
     "base_layout": k_base_layout,
     "adapter_names": k_adapter_names,
     "config_sizes": k_config_sizes,
+    "weight_sets": k_weight_sets,
 }
 
 

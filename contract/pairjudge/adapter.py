@@ -43,6 +43,31 @@ def base_problem(config: Mapping[str, Any], shapes: Mapping[str, tuple[int, ...]
     return None
 
 
+def untrained_problem(
+    config: Mapping[str, Any], shapes: Mapping[str, tuple[int, ...]], adapter_tensors: Mapping[str, Any]
+) -> str | None:
+    """Why the judge would run on weights the reference newly initialises, or None: ``base/`` without
+    a tensor its config names (none at all included), or an adapter file without any LoRA tensor. The
+    reference loads both (a missing base tensor is initialised at random, a missing LoRA tensor left at
+    initialisation; observed 2026-12-04, fuzz-tuning-h): the kit refuses them deliberately, since the
+    judge would not be the one trained. Called once :func:`base_problem` has passed."""
+    known = architecture.ARCHITECTURES[str(config.get("model_type"))]
+    base = architecture.without_dtype(config)
+    expected = known.tensors({**base, "num_labels": architecture.CLASSES, "id2label": None})
+    if isinstance(expected, str):
+        return "base/" + expected
+    missing = sorted(n for n in architecture.compare(expected, shapes, known.prefix).missing
+                     if not architecture.is_head(n))
+    if not shapes:
+        return TABLE.text("detail.untrained.baseEmpty")
+    if missing:
+        listed = ", ".join(repr(n) for n in missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+        return TABLE.text("detail.untrained.baseMissing", count=len(missing), names=listed)
+    if not any(part.startswith("lora_") for name in adapter_tensors for part in name.split(".")):
+        return TABLE.text("detail.untrained.noLora")
+    return None
+
+
 def _config_problem(config: Mapping[str, Any]) -> str | None:
     if config.get("peft_type") != "LORA":
         return TABLE.text("detail.adapter.peftType", value=repr(config.get("peft_type")))

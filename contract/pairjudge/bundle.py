@@ -161,6 +161,8 @@ class WeightsFacts:
 
     shapes: dict[str, tuple[int, ...]]
     files: list[str]
+    # the index, when its weight_map maps no tensor to any shard (Transformers then fails: IndexError)
+    empty_index: str | None = None
 
 
 @dataclass
@@ -176,6 +178,7 @@ class BundleSubject:
     adapter_weights: Header | None = None
     adapter_config: dict[str, Any] | None = None
     base_config: dict[str, Any] | None = None
+    base_weights: WeightsFacts | None = None
 
     @property
     def document(self) -> dict[str, Any]:
@@ -250,7 +253,9 @@ def _sharded_weights(directory: Path, prefix: str, warnings: list[str]) -> Weigh
     weight_map = index.get("weight_map")
     if not isinstance(weight_map, dict) or not all(isinstance(v, str) for v in weight_map.values()):
         return TABLE.text("detail.shards.noWeightMap", index=index_name)
-    shapes: dict[str, tuple[int, ...]] = {}
+    if not weight_map:
+        return WeightsFacts({}, [], empty_index=index_name)
+    held: dict[str, tuple[int, ...]] = {}
     owner: dict[str, str] = {}
     total = 0
     shards = list(dict.fromkeys(weight_map.values()))
@@ -265,15 +270,22 @@ def _sharded_weights(directory: Path, prefix: str, warnings: list[str]) -> Weigh
                 return TABLE.text("detail.shards.duplicate", name=repr(name), first=prefix + owner[name],
                                   second=prefix + shard)
             owner[name] = shard
-            shapes[name] = info.shape
+            held[name] = info.shape
             total += info.nbytes
+    # Transformers loads the weight_map's tensors from the shards it names (observed 2026-12-04,
+    # fuzz-tuning-h): a mapped tensor its shard lacks is missing, a tensor the map does not name is
+    # not loaded (both missing keys for a full model; newly initialised in a base)
+    shapes: dict[str, tuple[int, ...]] = {}
     for name, shard in weight_map.items():
-        if owner.get(name) != shard:
-            return TABLE.text("detail.shards.notHeld", index=index_name, name=repr(name), shard=shard)
+        if owner.get(name, shard) != shard:  # held, but by another shard than the map names: undecided
+            return TABLE.text("detail.shards.notHeld", index=index_name, name=repr(name), shard=shard,
+                              other=prefix + owner[name])
+        if name in owner:
+            shapes[name] = held[name]
     stray = sorted(set(owner) - set(weight_map))
     if stray:
-        return TABLE.text("detail.shards.unlisted", shard=prefix + owner[stray[0]], name=repr(stray[0]),
-                          index=index_name)
+        warnings.append(TABLE.text("warning.shards.unlisted", shard=prefix + owner[stray[0]], name=repr(stray[0]),
+                                   index=index_name, count=len(stray)))
     metadata = index.get("metadata")
     declared = metadata.get("total_size") if isinstance(metadata, dict) else None
     if declared != total:
@@ -364,6 +376,15 @@ def _full_weights(s: BundleSubject) -> Fields | None:
     return PASS
 
 
+def _weights_empty(s: BundleSubject) -> Fields | None:
+    if not s.full:
+        return PASS
+    assert s.weights is not None
+    if s.weights.empty_index is None:
+        return PASS
+    return {"problem": TABLE.text("detail.weights.emptyIndex", index=s.weights.empty_index)}
+
+
 def _architecture_shapes(config: Mapping[str, Any]) -> tuple[architecture.Shapes, str] | str:
     """Every tensor the config's architecture needs and the base-model prefix, or why the kit
     cannot say (then it refuses: an unknown architecture is undecided, not accepted)."""
@@ -451,6 +472,7 @@ def _embedded_base(s: BundleSubject, source: Mapping[str, Any]) -> Fields | None
     if problem is not None:
         return {"problem": problem}
     s.base_config = config
+    s.base_weights = found
     _warn_unlisted(s, found.files)
     listed = s.document.get("files")
     files: dict[str, Any] = listed if isinstance(listed, dict) else {}
@@ -482,6 +504,18 @@ def _adapter_base(s: BundleSubject) -> Fields | None:
     if not isinstance(revision, str) or not _COMMIT.fullmatch(revision):
         return {"problem": TABLE.text("detail.base.revision", revision=repr(revision))}
     return {"problem": TABLE.text("detail.base.notEmbedded", model=model_id, revision=revision)}
+
+
+def _adapter_untrained(s: BundleSubject) -> Fields | None:
+    """An embedded base whose index maps nothing (the reference fails), or weights the reference would
+    newly initialise: base tensors its config names but no file holds, no LoRA tensor at all."""
+    if s.full:
+        return PASS
+    assert s.base_config is not None and s.base_weights is not None and s.adapter_weights is not None
+    if s.base_weights.empty_index is not None:
+        return {"problem": TABLE.text("detail.weights.emptyIndex", index=s.base_weights.empty_index)}
+    problem = adapter.untrained_problem(s.base_config, s.base_weights.shapes, s.adapter_weights.tensors)
+    return PASS if problem is None else {"problem": problem}
 
 
 def _adapter_lora(s: BundleSubject) -> Fields | None:
@@ -616,12 +650,14 @@ BUNDLE_TESTS: dict[str, Test] = {
     "config.file": _config,
     "config.architecture": _config_architecture,
     "weights.files": _full_weights,
+    "weights.empty": _weights_empty,
     "weights.complete": _weights_complete,
     "adapter.config": _adapter_config,
     "adapter.weights": _adapter_weights,
     "adapter.head": _adapter_head,
     "adapter.head_rows": _adapter_head_rows,
     "adapter.base": _adapter_base,
+    "adapter.untrained": _adapter_untrained,
     "adapter.lora": _adapter_lora,
     "config.id2label": _config_mapping,
     "model.classes": _classes,

@@ -125,6 +125,8 @@ DELIBERATE_REFUSALS: tuple[tuple[str, str, str], ...] = (
     ("adapter.lora", "undecided", "an adapter type or option the kit does not check; modules_to_save wrapping a "
      "container, a LoRA layer or PEFT's own modules; two saved tensors of different shapes on one parameter"),
     ("tokenizer.metadata.key", "cannot derive", "a tokenizer attribute the kit does not derive from files"),
+    ("adapter.untrained", "refused deliberately", "an embedded base without a tensor its config names, or an "
+     "adapter without any LoRA tensor: the reference initialises them, so the judge is not the one trained"),
     (r"packer\.\w+\.template", "MemoryError", "a template width or precision that builds gigabytes of text"),
 )
 

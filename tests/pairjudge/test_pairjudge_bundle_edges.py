@@ -88,7 +88,8 @@ def test_pairjudge_index_names_the_wrong_shard(sharded: tuple[Path, dict[str, An
     _index(bundle, {**index, "weight_map": {**index["weight_map"], names[0]: SECOND}})
     verdict = verify_bundle(bundle)
     assert (verdict.code, verdict.message) == (
-        "weights.files", WEIGHTS + f"{INDEX} maps tensor {names[0]!r} to {SECOND}, which does not hold it"
+        "weights.files", WEIGHTS + f"{INDEX} maps tensor {names[0]!r} to {SECOND}, which does not hold it, while "
+        f"{FIRST} does"
     )
 
 
@@ -97,12 +98,14 @@ def test_pairjudge_shard_holds_an_unlisted_tensor(sharded: tuple[Path, dict[str,
     weight_map = {k: v for k, v in index["weight_map"].items() if k not in (names[1], names[-1])}
     _index(bundle, {**index, "weight_map": weight_map})
     verdict = verify_bundle(bundle)
-    # the first stray in sorted order is reported
+    # Transformers loads only what the map names (recorded: fuzz-tuning-h, a full model then misses
+    # them); the first stray in sorted order is named in a warning
     first = sorted([names[1], names[-1]])[0]
     holder = FIRST if first == names[1] else SECOND
-    assert (verdict.code, verdict.message) == (
-        "weights.files", WEIGHTS + f"shard {holder} holds tensor {first!r}, which {INDEX} does not list"
-    )
+    assert verdict.code == "weights.complete"
+    assert f"'missing_keys': {{{', '.join(repr(n) for n in sorted([names[1], names[-1]]))}}}" in (verdict.message or "")
+    assert f"shard {holder} holds tensor {first!r} (2 in all) that {INDEX} does not name: the reference does not " \
+        "load it" in verdict.warnings
 
 
 @pytest.mark.parametrize(("metadata", "declared"), [({"total_size": 1}, "1"), ("x", "None"), ({}, "None")])

@@ -277,7 +277,9 @@ def test_pairjudge_sharded_index_must_match_the_shards(tmp_path: Path) -> None:
     assert "maps tensor 'score.weight' to model-00002-of-00002.safetensors" in (verify_bundle(bundle).message or "")
     stray = {**index, "weight_map": {k: v for k, v in index["weight_map"].items() if k != "score.weight"}}
     _write_index(bundle, stray)
-    assert "does not list" in (verify_bundle(bundle).message or "")
+    verdict = verify_bundle(bundle)
+    assert "'missing_keys': {'score.weight'}" in (verdict.message or "")
+    assert any("does not name: the reference does not load it" in w for w in verdict.warnings)
     _write_index(bundle, {**index, "metadata": {"total_size": 1}})
     verdict = verify_bundle(bundle)
     assert verdict.ok and any("total_size" in w for w in verdict.warnings)

@@ -33,7 +33,7 @@ from contract.pairjudge import verify_bundle
 
 SETS = ("tuning", "tuning-b", "tuning-c", "heldout", "tuning-d", "heldout-b", "heldout-c", "heldout-d", "tuning-e",
         "tuning-f", "heldout-e", "tuning-g", "probes-a", "heldout-f", "probes-b", "probes-c", "probes-d",
-        "heldout-g", "heldout-h")
+        "heldout-g", "heldout-h", "tuning-h", "heldout-i")
 LAYERS = {"read_manifest": "manifest", "from_pretrained": "full"}
 
 
@@ -81,3 +81,18 @@ def test_pairjudge_fuzz_case(set_name: str, case: dict[str, Any], tmp_path: Path
                 assert deliberate(verdict.code, verdict.message), (layer, verdict, case["kinds"])
         else:
             assert not verdict.ok, (layer, "wrong accept", expected, verdict.warnings, case["kinds"])
+
+
+def test_pairjudge_deliberate_refusals_are_few_and_documented() -> None:
+    """Issue 32: at most 12 kinds of deliberate refusal, each with a code in docs/pairjudge.md's table."""
+    import re
+
+    from pairjudge_support import DELIBERATE_REFUSALS
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "pairjudge.md").read_text()
+    section = docs.split("### Deliberate refusals", 1)[1].split("\n### ", 1)[0]
+    codes = set(re.findall(r"^\| `([\w.<>]+)`|, `([\w.<>]+)`", section, re.MULTILINE))
+    documented = {code.replace("<field>", "w") for pair in codes for code in pair if code}
+    assert len(DELIBERATE_REFUSALS) <= 12
+    for pattern, _, why in DELIBERATE_REFUSALS:
+        assert any(re.fullmatch(pattern.replace(r"\w+", "w"), code) for code in documented), (pattern, why)

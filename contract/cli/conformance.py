@@ -26,8 +26,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from contract.conformance import corpusroot, engine_build, matrixpage
 from contract.conformance import divergences as divergence_file
-from contract.conformance import engine_build, matrixpage
 from contract.conformance.corpus import KINDS, load_cases
 from contract.conformance.report import as_json, as_text
 from contract.conformance.runner import (
@@ -68,9 +68,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                                    description="Run the conformance matrix over adapters.")
     sub = parser.add_subparsers(dest="action", required=True, metavar="COMMAND")
     run_parser = sub.add_parser("run", help="ask every implementation every case and print the matrix")
-    run_parser.add_argument("--impl", action="append", required=True, metavar="NAME[=COMMAND]",
+    run_parser.add_argument("--impl", action="append", default=None, metavar="NAME[=COMMAND]",
                             help="kit, js, engine, training, service, or NAME=COMMAND; NAME=recorded"
-                                 " replays a recording (repeatable)")
+                                 " replays a recording (repeatable; default: kit)")
     run_parser.add_argument("--kinds", action="append", metavar="KIND[,KIND]",
                             help=f"restrict to these kinds ({', '.join(KINDS)}); default all")
     run_parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -140,6 +140,7 @@ def engine_build_main(version: str, without_engine: bool) -> int:
 def run_matrix(args: argparse.Namespace) -> int:
     try:
         kinds = _kinds(args.kinds)
+        args.impl = args.impl or ["kit"]
         implementations = [resolve(spec) for spec in args.impl]
         if args.engine_version is not None:
             engine_build.check_version(args.engine_version)
@@ -153,6 +154,8 @@ def run_matrix(args: argparse.Namespace) -> int:
     except (UsageError, engine_build.EngineVersionError) as exc:
         print(console_text(f"error: {exc}"), file=sys.stderr)
         return EXIT_USAGE
+    choice = corpusroot.choose()  # the checkout's corpus when run from one, else the installed kit's
+    corpusroot.use(choice.root)
     html_problem = None if args.html is None else matrixpage.target_problem(
         args.html, args.divergences or divergence_file.default_path(), implementations)
     if html_problem is not None:
@@ -168,10 +171,11 @@ def run_matrix(args: argparse.Namespace) -> int:
         cases = load_cases(kinds)
         known = divergence_file.load(args.divergences)
     except (CorpusError, divergence_file.DivergenceFileError) as exc:
-        print(console_text(f"error: {exc}"), file=sys.stderr)
+        print(console_text(f"error: {exc} ({choice.line()})"), file=sys.stderr)
         return EXIT_FAILED
     try:
         outcome = run(implementations, cases, kinds, known, timeout=args.timeout, budget=args.budget)
+        outcome.corpus = choice
     except AdapterFailure as exc:  # one message; each of its lines (the adapter's stderr too) escaped
         print("\n".join(console_text(line) for line in f"error: {exc}".split("\n")), file=sys.stderr)
         return EXIT_FAILED

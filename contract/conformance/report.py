@@ -15,7 +15,9 @@ from collections.abc import Collection
 from typing import Any, Final
 
 from contract.cli.jsonoutput import OUTPUT_VERSION
+from contract.conformance import corpusroot
 from contract.conformance.corpus import KINDS, Expected
+from contract.conformance.corpusroot import CorpusChoice
 from contract.conformance.divergences import Divergence
 from contract.conformance.runner import Result, Run
 from contract.core.consoletext import CUT_AT, console_text, cut
@@ -51,10 +53,11 @@ def expected_text(expected: Expected, keys: tuple[str, ...]) -> str:
     return text + (" (prefix)" if expected.prefix and "message" in (keys or expected.fields) else "")
 
 
-def got_text(result: Result) -> str:
+def got_text(result: Result, every: bool = False) -> str:
+    """The answer as the report shows it: the compared fields, or (``every``) all it says."""
     if result.got.get("status") == "error":
         return f"error: {cut(str(result.got.get('message')))}"
-    return _fields(result.got, result.compared or None)
+    return _fields(result.got, None if every else result.compared or None)
 
 
 def outcome(result: Result, listed: Collection[tuple[str, str]]) -> str:
@@ -91,6 +94,10 @@ def _entry(entry: Divergence) -> dict[str, Any]:
     return out
 
 
+def corpus_of(run: Run) -> CorpusChoice:
+    return run.corpus if run.corpus is not None else corpusroot.choose()
+
+
 def as_json(run: Run) -> dict[str, Any]:
     def disagreement(result: Result, entry: Divergence | None) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -107,12 +114,15 @@ def as_json(run: Run) -> dict[str, Any]:
     return {
         "outputVersion": OUTPUT_VERSION,
         "ok": run.ok,
+        "corpus": corpus_of(run).as_json(),
         "implementations": [{"name": i.name, "mode": i.mode, "command": list(i.command)}
                             for i in run.implementations],
         "kinds": run.kinds,
         "matrix": rows(run),
         "listed": [disagreement(r, e) for r, e in run.listed],
         "unlisted": [disagreement(r, None) for r in run.unlisted],
+        "changed": [{**disagreement(r, e), "listedAnswer": e.answer, "answerSource": e.source}
+                    for r, e in run.changed],
         "errors": [disagreement(r, None) for r in run.errors],
         "stale": [_entry(e) for e in run.stale],
         "unchecked": [_entry(e) for e in run.unchecked],
@@ -126,7 +136,8 @@ def as_json(run: Run) -> dict[str, Any]:
 def as_text(run: Run) -> str:
     table = rows(run)
     widths = {c: max(len(c), *(len(str(row[c])) for row in table)) if table else len(c) for c in COLUMNS}
-    lines = ["Conformance matrix (canonical answers: golden/conformance, golden/recorded, golden/vectors)", ""]
+    lines = [corpus_of(run).line(),
+             "Conformance matrix (canonical answers: golden/conformance, golden/recorded, golden/vectors)", ""]
     lines.append("  ".join(HEADERS.get(c, c).ljust(widths[c]) if i < 3 else HEADERS.get(c, c).rjust(widths[c])
                            for i, c in enumerate(COLUMNS)))
     for row in table:
@@ -152,6 +163,15 @@ def as_text(run: Run) -> str:
             lines.append(f"  {result.implementation}  {result.case.id}")
             lines.append(f"      expected {expected_text(result.case.expected, result.compared)}")
             lines.append(f"      got      {got_text(result)}")
+    if run.changed:
+        lines += ["", f"CHANGED answers on listed cases ({len(run.changed)}; golden/divergences.json lists another"
+                      " answer for the case: each fails the run; re-record the entry if the new answer is meant):"]
+        for result, entry in run.changed:
+            lines.append(f"  {result.implementation}  {result.case.id}")
+            lines.append(f"      listed   {_fields(entry.answer)}")
+            lines.append(f"      got      {got_text(result, every=True)}")
+            lines.append(f"      expected {expected_text(result.case.expected, result.compared)}")
+            lines.append(f"      reason   {entry.reason}")
     if run.errors:
         lines += ["", f"ERROR answers ({len(run.errors)}; an error is never agreement and never a listed"
                       " divergence: each fails the run):"]
@@ -169,8 +189,12 @@ def as_text(run: Run) -> str:
     if run.shortfalls:
         lines += ["", f"UNSUPPORTED beyond the floor ({len(run.shortfalls)}; each fails the run):"]
         lines += [f"  {s.message}" for s in run.shortfalls]
+    problem = corpus_of(run).problem
+    if problem is not None:
+        lines += ["", f"CORPUS DIFFERS from the installed kit's (this fails the run): {problem}"]
     verdict = "PASS" if run.ok else "FAIL"
-    lines += ["", f"{verdict}: {len(run.unlisted)} unlisted disagreement(s), {len(run.errors)} error answer(s),"
+    lines += ["", f"{verdict}: {len(run.unlisted)} unlisted disagreement(s),"
+                  f" {len(run.changed)} changed listed answer(s), {len(run.errors)} error answer(s),"
                   f" {len(run.stale)} stale entr(y/ies), {len(run.stale_recordings)} stale recording(s),"
                   f" {len(run.shortfalls)} kind(s) supported below the floor,"
                   f" {len(run.listed)} listed divergence(s)."]

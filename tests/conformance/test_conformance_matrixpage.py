@@ -62,7 +62,7 @@ def test_the_page_names_no_path_of_the_machine(tmp_path: Path, capsys: pytest.Ca
                     tempfile.gettempdir() + "/", str(Path.home()) + "/"):
         assert machine not in page, machine
     assert "<dt>known-divergences file</dt><dd>div.json</dd>" in page
-    assert "<dt>implementation kit</dt><dd>live: python -m contract.conformance.adapter</dd>" in page
+    assert "<dt>implementation kit</dt><dd>live: python -P -m contract.conformance.adapter</dd>" in page
     assert "&quot;graph&quot;: &quot;golden/" in page  # a tensor case's model, named inside the kit
     capsys.readouterr()
 

@@ -197,5 +197,6 @@ def as_text(run: Run) -> str:
                   f" {len(run.changed)} changed listed answer(s), {len(run.errors)} error answer(s),"
                   f" {len(run.stale)} stale entr(y/ies), {len(run.stale_recordings)} stale recording(s),"
                   f" {len(run.shortfalls)} kind(s) supported below the floor,"
-                  f" {len(run.listed)} listed divergence(s)."]
+                  f" {len(run.listed)} listed divergence(s)"
+                  + ("; the corpus differs from the installed kit's." if problem is not None else ".")]
     return "\n".join(console_text(line) for line in lines) + "\n"

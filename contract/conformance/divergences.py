@@ -19,18 +19,15 @@ file (a FIFO or a device is refused, never waited on), at most :data:`MAX_BYTES`
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from jsonschema import Draft202012Validator
-
+from contract.conformance import jsoninput
 from contract.conformance.corpusroot import golden as golden_dir
 from contract.conformance.corpusroot import schemas as schema_dir
-from contract.core import formatversion, strictjson
+from contract.core import formatversion
 from contract.core.errors import ContractError
-from contract.core.oserrors import os_error_reason
 
 DIVERGENCES_FILE: Final = "divergences.json"
 SCHEMA_FILE: Final = "conformance-divergences.schema.json"
@@ -59,30 +56,15 @@ def default_path() -> Path:
 
 
 def load(path: Path | None = None) -> list[Divergence]:
-    from contract.model.package import open_regular
-
     target = default_path() if path is None else path
-    try:
-        with open_regular(target) as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise DivergenceFileError(f"{target}: known-divergences file is missing") from None
-    except OSError as exc:
-        raise DivergenceFileError(f"{target}: cannot read: {os_error_reason(exc)}") from None
-    if len(data) > MAX_BYTES:  # only MAX_BYTES + 1 were read: the size itself is not known
-        raise DivergenceFileError(f"{target}: larger than {MAX_BYTES} bytes")
-    try:
-        document = strictjson.parse(data, max_bytes=MAX_BYTES)
-    except strictjson.StrictJsonError as exc:
-        raise DivergenceFileError(f"{target}: {exc}") from None
+    document = jsoninput.read(target, MAX_BYTES, DivergenceFileError, DivergenceFileError,
+                              "known-divergences file is missing")
     why = formatversion.problem(document, "conformance-divergences")
     if why is not None:
         raise DivergenceFileError(f"{target}: {why}")
-    schema = json.loads((schema_dir() / SCHEMA_FILE).read_text(encoding="utf-8"))
-    error = next(iter(Draft202012Validator(schema).iter_errors(document)), None)
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(top)"
-        raise DivergenceFileError(f"{target}: does not match {SCHEMA_FILE} at {where}: {error.message}")
+    problem = jsoninput.schema_problem(document, SCHEMA_FILE, schema_dir() / SCHEMA_FILE)
+    if problem is not None:
+        raise DivergenceFileError(f"{target}: does not match {SCHEMA_FILE} {problem}")
     entries = [Divergence(e["implementation"], e["case"], e["reason"], e.get("mode"), dict(e["answer"]),
                           e["answerSource"])
                for e in document["divergences"]]

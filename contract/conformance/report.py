@@ -10,7 +10,10 @@ line goes through :func:`~contract.core.consoletext.console_text`. The JSON keep
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
+import struct
 from collections.abc import Collection
 from typing import Any, Final
 
@@ -20,7 +23,9 @@ from contract.conformance.corpus import KINDS, Expected
 from contract.conformance.corpusroot import CorpusChoice
 from contract.conformance.divergences import Divergence
 from contract.conformance.runner import Result, Run
+from contract.core.changesummary import bits_text, value_text
 from contract.core.consoletext import CUT_AT, console_text, cut
+from contract.core.floattext import is_float32
 
 COLUMNS: Final = ("implementation", "mode", "kind", "cases", "agree", "listed", "unlisted", "unsupported",
                   "error")
@@ -60,6 +65,35 @@ def got_text(result: Result, every: bool = False) -> str:
     return _fields(result.got, None if every else result.compared or None)
 
 
+CELLS_SHOWN: Final = 8  # differing columns printed per vector case
+
+
+def vector_lines(result: Result, listed: dict[str, Any] | None = None) -> list[str] | None:
+    """A feature disagreement as its differing columns, by name, with float32 text and bits on both sides
+    (``listed``: the divergence's listed answer is shown as a third side); ``None`` for any other answer."""
+    from contract.conformance.rundiff import differing_cells
+
+    want, got = result.case.expected.fields.get("vector"), result.got.get("vector")
+    if not isinstance(want, list) or not isinstance(got, list):
+        return None
+    schema, probe = str(result.case.request.get("schemaId")), result.case.id.rsplit("/", 1)[-1]
+    cells, columns = differing_cells(schema, probe, want, got)
+    lines = [f"      vector of {schema}: {len(got)} values, {len(want)} expected;"
+             f" {len(cells)} differing column(s) (float32 text and bits):"]
+    other = listed.get("vector") if listed is not None else None
+    for cell in cells[:CELLS_SHOWN]:
+        index = columns.index(cell.column) if cell.column in columns else cell.column
+        line = (f"        {cell.column} (#{index}): expected {value_text(cell.old)} {bits_text(cell.old)},"
+                f" got {value_text(cell.new)} {bits_text(cell.new)}")
+        if isinstance(other, list) and isinstance(index, int) and index < len(other):
+            value = float(other[index]) if is_float32(other[index]) else math.nan
+            line += f", listed {value_text(value)} {bits_text(value)}"
+        lines.append(line)
+    if len(cells) > CELLS_SHOWN:
+        lines.append(f"        and {len(cells) - CELLS_SHOWN} more differing column(s) (--json has every value)")
+    return lines
+
+
 def outcome(result: Result, listed: Collection[tuple[str, str]]) -> str:
     """One of :data:`OUTCOMES`: an answer that is an error is an error, never a listed divergence."""
     if result.status in ("agree", "unsupported"):
@@ -92,6 +126,41 @@ def _entry(entry: Divergence) -> dict[str, Any]:
     if entry.mode is not None:
         out["mode"] = entry.mode
     return out
+
+
+def answer_digest(fields: dict[str, Any]) -> str:
+    """16 hex digits of SHA-256 over an answer's fields (``id`` and ``status`` left out unless it is not ok),
+    a vector as its float32 bit patterns: two answers have one digest exactly when they say the same."""
+    shown: dict[str, Any] = {}
+    for key, value in fields.items():
+        if key == "id" or (key == "status" and value == "ok"):
+            continue
+        if key == "vector" and isinstance(value, list):
+            shown[key] = [float32_hex(v) for v in value]
+        else:
+            shown[key] = value
+    text = json.dumps(shown, sort_keys=True, ensure_ascii=True, default=str)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]
+
+
+def float32_hex(value: Any) -> str:
+    """A vector value as its float32 bit pattern (8 hex digits), or its JSON text when it is no number."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            return struct.pack(">f", value).hex()
+        except (OverflowError, struct.error):
+            pass
+    return json.dumps(value, default=str)
+
+
+def result_rows(run: Run) -> list[dict[str, Any]]:
+    """Every case of the run: implementation, kind, case, outcome and the digests of answer and expected
+    answer (what ``conformance diff`` compares)."""
+    listed, changed = listed_keys(run), {(r.implementation, r.case.id) for r, _ in run.changed}
+    return [{"implementation": r.implementation, "kind": r.case.kind, "case": r.case.id,
+             "outcome": "changed" if (r.implementation, r.case.id) in changed else outcome(r, listed),
+             "answer": answer_digest(r.got), "expected": answer_digest(r.case.expected.fields)}
+            for r in run.results]
 
 
 def corpus_of(run: Run) -> CorpusChoice:
@@ -128,6 +197,7 @@ def as_json(run: Run) -> dict[str, Any]:
         "unchecked": [_entry(e) for e in run.unchecked],
         "staleRecordings": [{"implementation": s.implementation, "case": s.case, "why": s.why}
                             for s in run.stale_recordings],
+        "results": result_rows(run),
         "shortfalls": [{"implementation": s.implementation, "kind": s.kind, "cases": s.cases,
                         "supported": s.supported, "floor": s.floor, "message": s.message} for s in run.shortfalls],
     }
@@ -150,8 +220,8 @@ def as_text(run: Run) -> str:
         lines += ["", f"Known divergences ({len(run.listed)}, listed in golden/divergences.json):"]
         for result, entry in run.listed:
             lines.append(f"  {result.implementation}  {result.case.id}")
-            lines.append(f"      expected {expected_text(result.case.expected, result.compared)}")
-            lines.append(f"      got      {got_text(result)}")
+            lines += vector_lines(result) or [f"      expected {expected_text(result.case.expected, result.compared)}",
+                                              f"      got      {got_text(result)}"]
             lines.append(f"      reason   {entry.reason}")
     if run.unchecked:
         lines += ["", f"Listed divergences not checked in this run ({len(run.unchecked)}; answered"
@@ -161,16 +231,16 @@ def as_text(run: Run) -> str:
         lines += ["", f"UNLISTED disagreements ({len(run.unlisted)}; each fails the run):"]
         for result in run.unlisted:
             lines.append(f"  {result.implementation}  {result.case.id}")
-            lines.append(f"      expected {expected_text(result.case.expected, result.compared)}")
-            lines.append(f"      got      {got_text(result)}")
+            lines += vector_lines(result) or [f"      expected {expected_text(result.case.expected, result.compared)}",
+                                              f"      got      {got_text(result)}"]
     if run.changed:
         lines += ["", f"CHANGED answers on listed cases ({len(run.changed)}; golden/divergences.json lists another"
                       " answer for the case: each fails the run; re-record the entry if the new answer is meant):"]
         for result, entry in run.changed:
             lines.append(f"  {result.implementation}  {result.case.id}")
-            lines.append(f"      listed   {_fields(entry.answer)}")
-            lines.append(f"      got      {got_text(result, every=True)}")
-            lines.append(f"      expected {expected_text(result.case.expected, result.compared)}")
+            lines += vector_lines(result, entry.answer) or [
+                f"      listed   {_fields(entry.answer)}", f"      got      {got_text(result, every=True)}",
+                f"      expected {expected_text(result.case.expected, result.compared)}"]
             lines.append(f"      reason   {entry.reason}")
     if run.errors:
         lines += ["", f"ERROR answers ({len(run.errors)}; an error is never agreement and never a listed"

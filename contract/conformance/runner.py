@@ -76,9 +76,13 @@ def env_variable(name: str) -> str:
     return ENV_PREFIX + name.upper().replace("-", "_")
 
 
+KIT_CODE: Final = Path(__file__).resolve().parent.parent.parent  # the directory holding this contract/ package
+
+
 def builtin_command(name: str) -> tuple[str, ...] | None:
     if name == "kit":
-        # -P: the installed kit answers, never a checkout's contract/ found through the working directory
+        # -P and KIT_CODE first on its path (ask_all): the kit answering is the kit running, never another
+        # checkout's contract/ found through the working directory
         return (sys.executable, "-P", "-m", "contract.conformance.adapter")
     if name == "js":
         return ("node", str(data_root() / "js" / "src" / "adapter.js"))
@@ -265,8 +269,9 @@ def ask_all(implementation: Implementation, cases: Sequence[Case], timeout: floa
     if implementation.mode == RECORDED:
         return [recorded_answer(implementation.name, case) for case in cases]
     answers = []
+    own = implementation.command == builtin_command("kit")  # the kit's adapter runs this very kit's code
     with LiveAdapter(implementation.name, implementation.command, timeout, deadline=deadline,
-                     budget_text=budget_text(budget)) as adapter:
+                     budget_text=budget_text(budget), path_first=KIT_CODE if own else None) as adapter:
         for case in cases:
             answers.append(kept_answer(adapter.ask(case.request_line()), case))
             if adapter.dead is not None:

@@ -12,31 +12,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from scratch_checkout import START_W, checkout_copy
 
 from contract.cli import main as kit_main
 from contract.conformance import corpusroot
 from contract.core.resources import data_root
-
-START_W = "features/vectors/kcp-13/start-w"
 
 
 @pytest.fixture(autouse=True)
 def _installed_corpus_afterwards() -> object:
     yield
     corpusroot.use(None)  # the CLI points the readers at the corpus it chose; later tests read the kit's
-
-
-def _checkout_copy(tmp_path: Path) -> Path:
-    """A checkout of the kit (golden/, schema/, generators/) whose kcp-13 start-w vector has one value changed."""
-    root = tmp_path / "checkout"
-    for name in ("golden", "schema", "generators"):
-        shutil.copytree(data_root() / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
-    vectors = root / "golden" / "vectors" / "kcp-13.json"
-    text = vectors.read_text(encoding="utf-8")
-    drifted = text.replace("78.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]", "78.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.5]", 1)
-    assert drifted != text
-    vectors.write_text(drifted, encoding="utf-8")
-    return root
 
 
 def test_outside_a_checkout_the_installed_corpus_is_used_and_named(
@@ -58,7 +44,7 @@ def test_no_impl_means_the_kit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 def test_a_checkout_whose_corpus_differs_from_the_installed_kits_fails_and_says_which_it_used(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    checkout = _checkout_copy(tmp_path)
+    checkout = checkout_copy(tmp_path)
     monkeypatch.chdir(checkout)
     choice = corpusroot.choose()
     assert choice.source == "checkout" and choice.root == checkout.resolve()
@@ -79,7 +65,7 @@ def test_a_checkout_whose_corpus_differs_from_the_installed_kits_fails_and_says_
 
 def test_a_checkout_with_the_installed_corpus_passes_and_says_so(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    checkout = _checkout_copy(tmp_path)
+    checkout = checkout_copy(tmp_path)
     shutil.copyfile(data_root() / "golden" / "vectors" / "kcp-13.json", checkout / "golden" / "vectors" / "kcp-13.json")
     monkeypatch.chdir(checkout)
     assert kit_main(["conformance", "run", "--impl", "service=recorded", "--kinds", "engine-compatibility"]) == 0
@@ -98,7 +84,7 @@ def test_a_non_editable_install_run_from_a_drifted_checkout_fails_naming_the_cor
     site = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(wheel)],
                    check=True, capture_output=True, timeout=600)
-    checkout = _checkout_copy(tmp_path)
+    checkout = checkout_copy(tmp_path)
     # the installed kit provides `contract` to the run and to the kit's adapter (PYTHONPATH comes before the
     # editable install's path entry; -P keeps the checkout's own contract/ off the path, as a console script does)
     script = ("import sys; sys.argv = ['dicechess-contract', 'conformance', 'run', '--kinds', 'features'];"

@@ -143,3 +143,18 @@ def test_the_recorded_replay_gives_every_listed_answer(name: str) -> None:
     outcome = run([Implementation(name, RECORDED)], load_cases(KINDS), KINDS, load())
     assert not outcome.changed and outcome.listed
     assert as_json(outcome)["changed"] == []
+
+
+def test_the_console_names_differing_columns_in_float32_text_and_bits() -> None:
+    """Issue 35's newcomer item: no whole vectors without column names, no float64 text on the got side."""
+    case = Case("features/test/p", "features", {"schemaId": "kcp-13", "fen": "8/8/8/8/8/8/8/8 w - -", "side": "w"},
+                Expected({"vector": [0.0] * 12 + [0.5]}), "test")
+    impl = Implementation("standin", LIVE, ("x",))
+    results = evaluate(impl, [case], [{"id": case.id, "status": "ok", "vector": [0.0] * 12 + [0.1]}])
+    unlisted = as_text(classify(Run([impl], ["features"], results, [])))
+    assert ("      vector of kcp-13: 13 values, 13 expected; 1 differing column(s) (float32 text and bits):\n"
+            "        queen_capture_danger (#12): expected 0.5 0x3f000000, got 0.1 0x3dcccccd\n") in unlisted
+    assert "0.1000000015" not in unlisted and "vector[13]=" not in unlisted
+    entry = Divergence("standin", case.id, "a reason long enough", None, {"vector": [0.0] * 12 + [0.25]})
+    changed = as_text(classify(Run([impl], ["features"], results, [entry])))
+    assert "queen_capture_danger (#12): expected 0.5 0x3f000000, got 0.1 0x3dcccccd, listed 0.25 0x3e800000" in changed

@@ -26,6 +26,7 @@ from contract.core.resources import data_root, is_checkout
 from contract.core.stagedfile import write_atomic
 
 TITLE: Final = "dicechess-contract conformance diff"
+READY: Final = "document.documentElement.setAttribute('data-ready', '1');"  # the page is static: ready at once
 
 
 def _answer(answer: dict[str, object] | None) -> str:
@@ -66,7 +67,7 @@ def render(diff: RunDiff) -> str:
             f'<p class="{verdict_class}" id="verdict">{text(summary(diff))}</p>'
             + ("".join(sections) if sections else "<p>No case changed verdict or answer.</p>")
             + '<h2 class="about">About this diff</h2>' + provenance_list(origin, facts))
-    return document(TITLE, "", body, STYLE + changesummary.STYLE)
+    return document(TITLE, "", body, STYLE + changesummary.STYLE, READY)
 
 
 def target_problem(path: Path, old: Path, new: Path) -> str | None:

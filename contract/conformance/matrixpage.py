@@ -458,8 +458,10 @@ def render(run: Run, provenance: Provenance, divergences_file: str | Path) -> st
     body = (
         f"<h1>{text(TITLE)}</h1>"
         f'<p class="{verdict_class}" id="verdict">{verdict}: {counts["unlisted"]} unlisted disagreement(s),'
-        f' {counts["error"]} error(s), {len(run.stale)} stale entr(y/ies), {counts["listed"]} listed'
-        " divergence(s).</p>"
+        f' {counts["error"]} error(s), {len(run.changed)} changed listed answer(s), {len(run.stale)} stale'
+        f' entr(y/ies), {len(run.stale_recordings)} stale recording(s), {counts["listed"]} listed divergence(s)'
+        + ("; the corpus differs from the installed kit's" if run.corpus is not None and run.corpus.problem else "")
+        + ".</p>"
         + _summary(run, portable) + _matrix(run)
         + _controls(run, sum(counts[n] for n in NOT_AGREEING)) + _disagreements(run, portable)
         + _entries("Stale divergence entries", run.stale,

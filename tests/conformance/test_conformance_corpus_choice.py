@@ -98,3 +98,16 @@ def test_a_non_editable_install_run_from_a_drifted_checkout_fails_naming_the_cor
     assert "DIFFERS FROM THE INSTALLED KIT'S" in lines[0]
     assert f"installed kit's ({site.resolve() / 'contract' / '_data'})" in done.stdout
     assert f"kit  {START_W}" in done.stdout  # the drifted vector is asked, and the installed kit disagrees
+
+
+def test_the_kits_adapter_is_this_kit_even_beside_another_contract_package(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Run from a directory holding a foreign ``contract/`` (another checkout's code), the kit's adapter
+    still imports the running kit: the working directory is not on its path (-P)."""
+    foreign = tmp_path / "contract"
+    foreign.mkdir()
+    (foreign / "__init__.py").write_text("raise ImportError('the foreign contract package was imported')\n",
+                                         encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert kit_main(["conformance", "run", "--kinds", "engine-compatibility"]) == 0, capsys.readouterr().err
+    assert "kit             live  engine-compatibility" in capsys.readouterr().out

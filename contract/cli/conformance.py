@@ -1,6 +1,15 @@
 """``dicechess-contract conformance run --impl NAME[=COMMAND] ... [--kinds K,...] [--json] [--html FILE]
 [--engine-version V]`` (also ``python -m contract.conformance``), ``conformance engine-build``,
-``conformance differential``.
+``conformance differential``, ``conformance diff OLD.json NEW.json [--json] [--html FILE]``.
+
+``diff`` compares two ``run --json`` outputs (:mod:`contract.conformance.rundiff`): per implementation and
+kind the cases that regressed, were fixed, changed answer, were added or removed, a feature vector's cells
+by column with float32 text and bits; exit 1 when a case regressed, 0 otherwise, 2 for a missing file or
+an unusable ``--html`` FILE (a file that is not such an output: 1, naming it).
+
+``run`` with no ``--impl`` runs the kit. It asks the corpus of the checkout it is run from (as ``golden
+check`` does), else the installed kit's, says which on its first line (``corpus`` in ``--json``), and fails
+when a checkout's corpus differs from the installed kit's (:mod:`contract.conformance.corpusroot`).
 
 ``--html FILE`` also writes the matrix as a page (:mod:`contract.conformance.matrixpage`), through a
 temporary sibling; a FILE that is a link, a directory, a FIFO or a device, that is one of the run's
@@ -26,8 +35,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from contract.conformance import corpusroot, engine_build, matrixpage
 from contract.conformance import divergences as divergence_file
-from contract.conformance import engine_build, matrixpage
 from contract.conformance.corpus import KINDS, load_cases
 from contract.conformance.report import as_json, as_text
 from contract.conformance.runner import (
@@ -68,9 +77,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                                    description="Run the conformance matrix over adapters.")
     sub = parser.add_subparsers(dest="action", required=True, metavar="COMMAND")
     run_parser = sub.add_parser("run", help="ask every implementation every case and print the matrix")
-    run_parser.add_argument("--impl", action="append", required=True, metavar="NAME[=COMMAND]",
+    run_parser.add_argument("--impl", action="append", default=None, metavar="NAME[=COMMAND]",
                             help="kit, js, engine, training, service, or NAME=COMMAND; NAME=recorded"
-                                 " replays a recording (repeatable)")
+                                 " replays a recording (repeatable; default: kit)")
     run_parser.add_argument("--kinds", action="append", metavar="KIND[,KIND]",
                             help=f"restrict to these kinds ({', '.join(KINDS)}); default all")
     run_parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -92,6 +101,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build_parser_.add_argument("--without-engine", action="store_true",
                                help="build the protocol layer alone (every request answered unsupported)")
     build_parser_.set_defaults(handler=lambda args: engine_build_main(args.engine_version, args.without_engine))
+    diff_parser = sub.add_parser("diff", help="compare two `conformance run --json` outputs: which cases changed",
+                                 description="Per implementation and kind, the cases whose verdict or answer changed"
+                                             " between two `conformance run --json` outputs (regressed, fixed, changed"
+                                             " answer, added, removed). Exit 1 when a case regressed.")
+    diff_parser.add_argument("old", type=Path, metavar="OLD.json", help="the earlier run's --json output")
+    diff_parser.add_argument("new", type=Path, metavar="NEW.json", help="the later run's --json output")
+    diff_parser.add_argument("--json", action="store_true", help="print the diff as JSON")
+    diff_parser.add_argument("--html", type=Path, default=None, metavar="FILE", help="also write the diff as a page")
+    diff_parser.set_defaults(handler=diff_runs)
     from contract.conformance.differential import add_arguments
 
     differential = sub.add_parser("differential", help="the kit's extractors against a live engine, bit for bit")
@@ -140,6 +158,7 @@ def engine_build_main(version: str, without_engine: bool) -> int:
 def run_matrix(args: argparse.Namespace) -> int:
     try:
         kinds = _kinds(args.kinds)
+        args.impl = args.impl or ["kit"]
         implementations = [resolve(spec) for spec in args.impl]
         if args.engine_version is not None:
             engine_build.check_version(args.engine_version)
@@ -153,6 +172,8 @@ def run_matrix(args: argparse.Namespace) -> int:
     except (UsageError, engine_build.EngineVersionError) as exc:
         print(console_text(f"error: {exc}"), file=sys.stderr)
         return EXIT_USAGE
+    choice = corpusroot.choose()  # the checkout's corpus when run from one, else the installed kit's
+    corpusroot.use(choice.root)
     html_problem = None if args.html is None else matrixpage.target_problem(
         args.html, args.divergences or divergence_file.default_path(), implementations)
     if html_problem is not None:
@@ -168,10 +189,11 @@ def run_matrix(args: argparse.Namespace) -> int:
         cases = load_cases(kinds)
         known = divergence_file.load(args.divergences)
     except (CorpusError, divergence_file.DivergenceFileError) as exc:
-        print(console_text(f"error: {exc}"), file=sys.stderr)
+        print(console_text(f"error: {exc} ({choice.line()})"), file=sys.stderr)
         return EXIT_FAILED
     try:
         outcome = run(implementations, cases, kinds, known, timeout=args.timeout, budget=args.budget)
+        outcome.corpus = choice
     except AdapterFailure as exc:  # one message; each of its lines (the adapter's stderr too) escaped
         print("\n".join(console_text(line) for line in f"error: {exc}".split("\n")), file=sys.stderr)
         return EXIT_FAILED
@@ -187,6 +209,36 @@ def run_matrix(args: argparse.Namespace) -> int:
         sys.stdout.write(as_text(outcome))
     return EXIT_OK if outcome.ok else EXIT_FAILED
 
+
+
+def diff_runs(args: argparse.Namespace) -> int:
+    """``conformance diff OLD.json NEW.json [--json] [--html FILE]``: 0 no regression, 1 regressed (or an
+    input that is not a run's output), 2 usage (a missing file, an unusable FILE)."""
+    from contract.cli.jsonoutput import document
+    from contract.conformance import diffpage, rundiff
+
+    if args.html is not None and (problem := diffpage.target_problem(args.html, args.old, args.new)) is not None:
+        print(console_text(f"error: --html {args.html}: {problem}"), file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        diff = rundiff.compare(args.old, args.new)
+    except rundiff.MissingRunFile as exc:
+        print(console_text(f"error: {exc}"), file=sys.stderr)
+        return EXIT_USAGE
+    except rundiff.RunFileError as exc:
+        print(console_text(f"error: {exc}"), file=sys.stderr)
+        return EXIT_FAILED
+    if args.html is not None:
+        try:
+            diffpage.write(args.html, diff)
+        except OSError as exc:
+            print(console_text(f"error: --html {args.html}: cannot write: {os_error_reason(exc)}"), file=sys.stderr)
+            return EXIT_FAILED
+    if args.json:
+        print(document(rundiff.as_json(diff)))
+    else:
+        print("\n".join(console_text(line) for line in rundiff.as_text(diff)))
+    return EXIT_FAILED if diff.regressed else EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -23,10 +23,11 @@ from typing import Any, Final
 
 from jsonschema import Draft202012Validator
 
+from contract.conformance.corpusroot import golden as golden_dir
+from contract.conformance.corpusroot import schemas as schema_dir
 from contract.conformance.protocol import PROTOCOL_VERSION
 from contract.core import formatversion
 from contract.core.errors import CorpusError
-from contract.core.resources import golden_dir, schema_dir
 
 KINDS: Final = ("engine-compatibility", "manifest", "tensor-contract", "features")
 VERDICTS_FILE: Final = "recorded/engine-compatibility-verdicts.json"
@@ -85,9 +86,13 @@ def _check_version(path: Path, document: Any, name: str) -> None:
         raise CorpusError(f"{path}: {why}")
 
 
-@cache
 def _validator(schema_name: str) -> Draft202012Validator:
-    return Draft202012Validator(_read_json(schema_dir() / schema_name))
+    return _validator_at(schema_dir() / schema_name)
+
+
+@cache
+def _validator_at(path: Path) -> Draft202012Validator:
+    return Draft202012Validator(_read_json(path))
 
 
 def _load(kind: str) -> list[dict[str, Any]]:

@@ -1,10 +1,15 @@
 """Known divergences (``golden/divergences.json``): disagreements that are explained, not hidden.
 
-Like an ONNX backend's exclude list, each entry names an implementation, a case and the reason. A
-listed disagreement does not fail a run; an entry whose case now agrees is *stale* and does fail it,
-so the list cannot outlive the bug it excuses. An entry may be limited to ``live`` or ``recorded``
-mode. A file that is not valid against ``schema/conformance-divergences.schema.json``, or that lists
-the same (implementation, case, mode) twice, is refused with a message naming it.
+Like an ONNX backend's exclude list, each entry names an implementation, a case and the reason, and
+(format 2) the **answer** it lists: the outcome or verdict and the message (and the code where the
+implementation gives one), or the vector, as the implementation answered when the entry was written,
+with the recording it comes from (``answerSource``). A listed disagreement does not fail a run as long
+as the implementation still gives that answer; one that answers anything else fails it
+(:attr:`contract.conformance.runner.Run.changed`), as does an entry whose case now agrees (*stale*), so
+the list cannot outlive the bug it excuses nor hide a new one on the same case. An entry may be limited
+to ``live`` or ``recorded`` mode. A file that is not valid against
+``schema/conformance-divergences.schema.json``, or that lists the same (implementation, case, mode)
+twice, is refused with a message naming it.
 
 The file is a user's argument (``--divergences``), so it is read like any other input: only a regular
 file (a FIFO or a device is refused, never waited on), at most :data:`MAX_BYTES` bytes, through
@@ -14,17 +19,15 @@ file (a FIFO or a device is refused, never waited on), at most :data:`MAX_BYTES`
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
-from jsonschema import Draft202012Validator
-
-from contract.core import formatversion, strictjson
+from contract.conformance import jsoninput
+from contract.conformance.corpusroot import golden as golden_dir
+from contract.conformance.corpusroot import schemas as schema_dir
+from contract.core import formatversion
 from contract.core.errors import ContractError
-from contract.core.oserrors import os_error_reason
-from contract.core.resources import golden_dir, schema_dir
 
 DIVERGENCES_FILE: Final = "divergences.json"
 SCHEMA_FILE: Final = "conformance-divergences.schema.json"
@@ -41,6 +44,8 @@ class Divergence:
     case: str
     reason: str
     mode: str | None = None  # None = both modes
+    answer: dict[str, Any] = field(default_factory=dict, compare=False)  # the listed answer, without id/status
+    source: str = ""  # the recording the answer comes from
 
     def applies(self, implementation: str, mode: str) -> bool:
         return self.implementation == implementation and self.mode in (None, mode)
@@ -51,31 +56,17 @@ def default_path() -> Path:
 
 
 def load(path: Path | None = None) -> list[Divergence]:
-    from contract.model.package import open_regular
-
     target = default_path() if path is None else path
-    try:
-        with open_regular(target) as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise DivergenceFileError(f"{target}: known-divergences file is missing") from None
-    except OSError as exc:
-        raise DivergenceFileError(f"{target}: cannot read: {os_error_reason(exc)}") from None
-    if len(data) > MAX_BYTES:  # only MAX_BYTES + 1 were read: the size itself is not known
-        raise DivergenceFileError(f"{target}: larger than {MAX_BYTES} bytes")
-    try:
-        document = strictjson.parse(data, max_bytes=MAX_BYTES)
-    except strictjson.StrictJsonError as exc:
-        raise DivergenceFileError(f"{target}: {exc}") from None
+    document = jsoninput.read(target, MAX_BYTES, DivergenceFileError, DivergenceFileError,
+                              "known-divergences file is missing")
     why = formatversion.problem(document, "conformance-divergences")
     if why is not None:
         raise DivergenceFileError(f"{target}: {why}")
-    schema = json.loads((schema_dir() / SCHEMA_FILE).read_text(encoding="utf-8"))
-    error = next(iter(Draft202012Validator(schema).iter_errors(document)), None)
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(top)"
-        raise DivergenceFileError(f"{target}: does not match {SCHEMA_FILE} at {where}: {error.message}")
-    entries = [Divergence(e["implementation"], e["case"], e["reason"], e.get("mode"))
+    problem = jsoninput.schema_problem(document, SCHEMA_FILE, schema_dir() / SCHEMA_FILE)
+    if problem is not None:
+        raise DivergenceFileError(f"{target}: does not match {SCHEMA_FILE} {problem}")
+    entries = [Divergence(e["implementation"], e["case"], e["reason"], e.get("mode"), dict(e["answer"]),
+                          e["answerSource"])
                for e in document["divergences"]]
     seen: set[tuple[str, str, str | None]] = set()
     for entry in entries:

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from contract.conformance import corpusroot
 from contract.conformance.corpus import KINDS
 from contract.conformance.divergences import Divergence
 from contract.conformance.report import OUTCOMES, listed_keys, outcome, rows
@@ -367,6 +368,11 @@ def _case(result: Result, name: str, entry: Divergence | None, portable: Portabl
     else:
         detail = _field_table(result, portable)
     reason = f'<p class="reason"><b>reason</b>: {text(entry.reason)}</p>' if entry is not None else ""
+    if entry is not None and name != "listed":  # a listed case answered otherwise than the entry lists
+        shown = json.dumps(portable.value(entry.answer), ensure_ascii=True)
+        reason = (f'<p class="reason changed-listed"><b>listed answer</b> (golden/divergences.json, from'
+                  f" {text(entry.source)}): <code>{text(shown)}</code>; this answer is another one, so the case"
+                  f" fails the run</p>{reason}")
     facts = [("request", _json(case.request_line(), portable)), ("expected", _json(case.expected.fields, portable)),
              ("got", _json({k: v for k, v in result.got.items() if k != "id"}, portable))]
     items = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
@@ -379,6 +385,7 @@ def _case(result: Result, name: str, entry: Divergence | None, portable: Portabl
 
 def _disagreements(run: Run, portable: Portable) -> str:
     reasons = {(r.implementation, r.case.id): e for r, e in run.listed}
+    changed = {(r.implementation, r.case.id): e for r, e in run.changed}
     groups: dict[tuple[str, str, str], list[Result]] = {}
     for result, name in _failing(run):
         groups.setdefault((result.implementation, result.case.kind, name), []).append(result)
@@ -389,8 +396,8 @@ def _disagreements(run: Run, portable: Portable) -> str:
                 found = groups.get((impl.name, kind, name), [])
                 if not found:
                     continue
-                cases = "".join(_case(r, name, reasons.get((r.implementation, r.case.id)) if name == "listed"
-                                      else None, portable) for r in found)
+                cases = "".join(_case(r, name, (reasons if name == "listed" else changed).get(
+                                          (r.implementation, r.case.id)), portable) for r in found)
                 parts.append(f'<section id="{_anchor(impl.name, kind, name)}" class="group">'
                              f"<h3>{text(impl.name)} · {text(kind)} · {name} ({len(found)})</h3>{cases}</section>")
     if not parts:
@@ -441,14 +448,20 @@ def render(run: Run, provenance: Provenance, divergences_file: str | Path) -> st
         ("answers", ", ".join(f"{counts[n]} {n}" for n in OUTCOMES)),
         ("known-divergences file", portable.path(divergences_file)),
         ("stale entries", str(len(run.stale))),
+        ("changed listed answers", str(len(run.changed))),
+        ("corpus", "not said" if run.corpus is None else
+         f"{run.corpus.source} (sha256 {run.corpus.digest[:16]})"
+         + ("" if run.corpus.problem is None else ": DIFFERS from the installed kit's corpus; the run fails")),
         ("verdict", verdict),
     ]
     verdict_class = "verdict-pass" if verdict == "PASS" else "verdict-fail"
     body = (
         f"<h1>{text(TITLE)}</h1>"
         f'<p class="{verdict_class}" id="verdict">{verdict}: {counts["unlisted"]} unlisted disagreement(s),'
-        f' {counts["error"]} error(s), {len(run.stale)} stale entr(y/ies), {counts["listed"]} listed'
-        " divergence(s).</p>"
+        f' {counts["error"]} error(s), {len(run.changed)} changed listed answer(s), {len(run.stale)} stale'
+        f' entr(y/ies), {len(run.stale_recordings)} stale recording(s), {counts["listed"]} listed divergence(s)'
+        + ("; the corpus differs from the installed kit's" if run.corpus is not None and run.corpus.problem else "")
+        + ".</p>"
         + _summary(run, portable) + _matrix(run)
         + _controls(run, sum(counts[n] for n in NOT_AGREEING)) + _disagreements(run, portable)
         + _entries("Stale divergence entries", run.stale,
@@ -467,7 +480,7 @@ def run_inputs(divergences_file: Path, implementations: Sequence[Implementation]
         for word in impl.command[1:]:
             if Path(word).is_file():
                 yield f"implementation {impl.name}'s adapter", Path(word)
-    for path in files_under(golden_dir(), schema_dir()):
+    for path in files_under(*dict.fromkeys((golden_dir(), schema_dir(), corpusroot.golden(), corpusroot.schemas()))):
         yield "corpus file", path
 
 
@@ -475,7 +488,9 @@ def target_problem(path: Path, divergences_file: Path, implementations: Sequence
     """Why the page cannot be written at ``path`` (checked before anything runs), or None."""
     try:
         check_page_target(path, "page", run_inputs(divergences_file, implementations),
-                          read_directories=(("kit's corpus", golden_dir()), ("kit's schemas", schema_dir())))
+                          read_directories=(("kit's corpus", golden_dir()), ("kit's schemas", schema_dir()),
+                                            ("run's corpus", corpusroot.golden()),
+                                            ("run's schemas", corpusroot.schemas())))
     except PageTargetError as exc:
         return str(exc).removeprefix(f"{path}: ")
     return None

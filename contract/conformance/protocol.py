@@ -133,8 +133,9 @@ class LiveAdapter:
     """
 
     def __init__(self, name: str, command: Sequence[str], timeout: float, cwd: Path | None = None, *,
-                 deadline: float | None = None, budget_text: str = "") -> None:
+                 deadline: float | None = None, budget_text: str = "", path_first: Path | None = None) -> None:
         self.name = name
+        self.path_first = path_first  # put first on the adapter's PYTHONPATH (the kit's adapter: this kit's code)
         self.command = list(command)
         self.timeout = timeout
         self.cwd = cwd
@@ -155,6 +156,8 @@ class LiveAdapter:
 
     def __enter__(self) -> LiveAdapter:
         env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+        if self.path_first is not None:
+            env["PYTHONPATH"] = os.pathsep.join(p for p in (str(self.path_first), env.get("PYTHONPATH", "")) if p)
         try:
             self._process = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

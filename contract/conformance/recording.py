@@ -20,9 +20,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
+from contract.conformance.corpusroot import golden as golden_dir
 from contract.core.errors import CorpusError
 from contract.core.jsonlines import parse_object, read_capped
-from contract.core.resources import golden_dir
 
 ANSWERS_FILE: Final = "recorded/engine-live/conformance-engine-answers.jsonl.gz"
 RECORDER: Final = "engine 0.12.0 (rebuild, recorded live 2026-12-01, golden/recorded/engine-live)"
@@ -79,9 +79,14 @@ def read(path: Path) -> dict[str, RecordedAnswer]:
     return out
 
 
-@cache
 def engine_answers() -> Mapping[str, RecordedAnswer]:
-    return read(golden_dir() / ANSWERS_FILE)
+    """The recorded answers of the corpus the run reads (:mod:`.corpusroot`)."""
+    return _answers_at(golden_dir() / ANSWERS_FILE)
+
+
+@cache
+def _answers_at(path: Path) -> Mapping[str, RecordedAnswer]:
+    return read(path)
 
 
 def apply(cases: Sequence[Any], answers: Mapping[str, RecordedAnswer] | None = None) -> list[Any]:

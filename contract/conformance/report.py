@@ -10,15 +10,22 @@ line goes through :func:`~contract.core.consoletext.console_text`. The JSON keep
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
+import struct
 from collections.abc import Collection
 from typing import Any, Final
 
 from contract.cli.jsonoutput import OUTPUT_VERSION
+from contract.conformance import corpusroot
 from contract.conformance.corpus import KINDS, Expected
+from contract.conformance.corpusroot import CorpusChoice
 from contract.conformance.divergences import Divergence
 from contract.conformance.runner import Result, Run
+from contract.core.changesummary import bits_text, value_text
 from contract.core.consoletext import CUT_AT, console_text, cut
+from contract.core.floattext import is_float32
 
 COLUMNS: Final = ("implementation", "mode", "kind", "cases", "agree", "listed", "unlisted", "unsupported",
                   "error")
@@ -51,10 +58,40 @@ def expected_text(expected: Expected, keys: tuple[str, ...]) -> str:
     return text + (" (prefix)" if expected.prefix and "message" in (keys or expected.fields) else "")
 
 
-def got_text(result: Result) -> str:
+def got_text(result: Result, every: bool = False) -> str:
+    """The answer as the report shows it: the compared fields, or (``every``) all it says."""
     if result.got.get("status") == "error":
         return f"error: {cut(str(result.got.get('message')))}"
-    return _fields(result.got, result.compared or None)
+    return _fields(result.got, None if every else result.compared or None)
+
+
+CELLS_SHOWN: Final = 8  # differing columns printed per vector case
+
+
+def vector_lines(result: Result, listed: dict[str, Any] | None = None) -> list[str] | None:
+    """A feature disagreement as its differing columns, by name, with float32 text and bits on both sides
+    (``listed``: the divergence's listed answer is shown as a third side); ``None`` for any other answer."""
+    from contract.conformance.rundiff import differing_cells
+
+    want, got = result.case.expected.fields.get("vector"), result.got.get("vector")
+    if not isinstance(want, list) or not isinstance(got, list):
+        return None
+    schema, probe = str(result.case.request.get("schemaId")), result.case.id.rsplit("/", 1)[-1]
+    cells, columns = differing_cells(schema, probe, want, got)
+    lines = [f"      vector of {schema}: {len(got)} values, {len(want)} expected;"
+             f" {len(cells)} differing column(s) (float32 text and bits):"]
+    other = listed.get("vector") if listed is not None else None
+    for cell in cells[:CELLS_SHOWN]:
+        index = columns.index(cell.column) if cell.column in columns else cell.column
+        line = (f"        {cell.column} (#{index}): expected {value_text(cell.old)} {bits_text(cell.old)},"
+                f" got {value_text(cell.new)} {bits_text(cell.new)}")
+        if isinstance(other, list) and isinstance(index, int) and index < len(other):
+            value = float(other[index]) if is_float32(other[index]) else math.nan
+            line += f", listed {value_text(value)} {bits_text(value)}"
+        lines.append(line)
+    if len(cells) > CELLS_SHOWN:
+        lines.append(f"        and {len(cells) - CELLS_SHOWN} more differing column(s) (--json has every value)")
+    return lines
 
 
 def outcome(result: Result, listed: Collection[tuple[str, str]]) -> str:
@@ -91,6 +128,45 @@ def _entry(entry: Divergence) -> dict[str, Any]:
     return out
 
 
+def answer_digest(fields: dict[str, Any]) -> str:
+    """16 hex digits of SHA-256 over an answer's fields (``id`` and ``status`` left out unless it is not ok),
+    a vector as its float32 bit patterns: two answers have one digest exactly when they say the same."""
+    shown: dict[str, Any] = {}
+    for key, value in fields.items():
+        if key == "id" or (key == "status" and value == "ok"):
+            continue
+        if key == "vector" and isinstance(value, list):
+            shown[key] = [float32_hex(v) for v in value]
+        else:
+            shown[key] = value
+    text = json.dumps(shown, sort_keys=True, ensure_ascii=True, default=str)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]
+
+
+def float32_hex(value: Any) -> str:
+    """A vector value as its float32 bit pattern (8 hex digits), or its JSON text when it is no number."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            return struct.pack(">f", value).hex()
+        except (OverflowError, struct.error):
+            pass
+    return json.dumps(value, default=str)
+
+
+def result_rows(run: Run) -> list[dict[str, Any]]:
+    """Every case of the run: implementation, kind, case, outcome and the digests of answer and expected
+    answer (what ``conformance diff`` compares)."""
+    listed, changed = listed_keys(run), {(r.implementation, r.case.id) for r, _ in run.changed}
+    return [{"implementation": r.implementation, "kind": r.case.kind, "case": r.case.id,
+             "outcome": "changed" if (r.implementation, r.case.id) in changed else outcome(r, listed),
+             "answer": answer_digest(r.got), "expected": answer_digest(r.case.expected.fields)}
+            for r in run.results]
+
+
+def corpus_of(run: Run) -> CorpusChoice:
+    return run.corpus if run.corpus is not None else corpusroot.choose()
+
+
 def as_json(run: Run) -> dict[str, Any]:
     def disagreement(result: Result, entry: Divergence | None) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -107,17 +183,21 @@ def as_json(run: Run) -> dict[str, Any]:
     return {
         "outputVersion": OUTPUT_VERSION,
         "ok": run.ok,
+        "corpus": corpus_of(run).as_json(),
         "implementations": [{"name": i.name, "mode": i.mode, "command": list(i.command)}
                             for i in run.implementations],
         "kinds": run.kinds,
         "matrix": rows(run),
         "listed": [disagreement(r, e) for r, e in run.listed],
         "unlisted": [disagreement(r, None) for r in run.unlisted],
+        "changed": [{**disagreement(r, e), "listedAnswer": e.answer, "answerSource": e.source}
+                    for r, e in run.changed],
         "errors": [disagreement(r, None) for r in run.errors],
         "stale": [_entry(e) for e in run.stale],
         "unchecked": [_entry(e) for e in run.unchecked],
         "staleRecordings": [{"implementation": s.implementation, "case": s.case, "why": s.why}
                             for s in run.stale_recordings],
+        "results": result_rows(run),
         "shortfalls": [{"implementation": s.implementation, "kind": s.kind, "cases": s.cases,
                         "supported": s.supported, "floor": s.floor, "message": s.message} for s in run.shortfalls],
     }
@@ -126,7 +206,8 @@ def as_json(run: Run) -> dict[str, Any]:
 def as_text(run: Run) -> str:
     table = rows(run)
     widths = {c: max(len(c), *(len(str(row[c])) for row in table)) if table else len(c) for c in COLUMNS}
-    lines = ["Conformance matrix (canonical answers: golden/conformance, golden/recorded, golden/vectors)", ""]
+    lines = [corpus_of(run).line(),
+             "Conformance matrix (canonical answers: golden/conformance, golden/recorded, golden/vectors)", ""]
     lines.append("  ".join(HEADERS.get(c, c).ljust(widths[c]) if i < 3 else HEADERS.get(c, c).rjust(widths[c])
                            for i, c in enumerate(COLUMNS)))
     for row in table:
@@ -139,8 +220,8 @@ def as_text(run: Run) -> str:
         lines += ["", f"Known divergences ({len(run.listed)}, listed in golden/divergences.json):"]
         for result, entry in run.listed:
             lines.append(f"  {result.implementation}  {result.case.id}")
-            lines.append(f"      expected {expected_text(result.case.expected, result.compared)}")
-            lines.append(f"      got      {got_text(result)}")
+            lines += vector_lines(result) or [f"      expected {expected_text(result.case.expected, result.compared)}",
+                                              f"      got      {got_text(result)}"]
             lines.append(f"      reason   {entry.reason}")
     if run.unchecked:
         lines += ["", f"Listed divergences not checked in this run ({len(run.unchecked)}; answered"
@@ -150,8 +231,17 @@ def as_text(run: Run) -> str:
         lines += ["", f"UNLISTED disagreements ({len(run.unlisted)}; each fails the run):"]
         for result in run.unlisted:
             lines.append(f"  {result.implementation}  {result.case.id}")
-            lines.append(f"      expected {expected_text(result.case.expected, result.compared)}")
-            lines.append(f"      got      {got_text(result)}")
+            lines += vector_lines(result) or [f"      expected {expected_text(result.case.expected, result.compared)}",
+                                              f"      got      {got_text(result)}"]
+    if run.changed:
+        lines += ["", f"CHANGED answers on listed cases ({len(run.changed)}; golden/divergences.json lists another"
+                      " answer for the case: each fails the run; re-record the entry if the new answer is meant):"]
+        for result, entry in run.changed:
+            lines.append(f"  {result.implementation}  {result.case.id}")
+            lines += vector_lines(result, entry.answer) or [
+                f"      listed   {_fields(entry.answer)}", f"      got      {got_text(result, every=True)}",
+                f"      expected {expected_text(result.case.expected, result.compared)}"]
+            lines.append(f"      reason   {entry.reason}")
     if run.errors:
         lines += ["", f"ERROR answers ({len(run.errors)}; an error is never agreement and never a listed"
                       " divergence: each fails the run):"]
@@ -169,9 +259,14 @@ def as_text(run: Run) -> str:
     if run.shortfalls:
         lines += ["", f"UNSUPPORTED beyond the floor ({len(run.shortfalls)}; each fails the run):"]
         lines += [f"  {s.message}" for s in run.shortfalls]
+    problem = corpus_of(run).problem
+    if problem is not None:
+        lines += ["", f"CORPUS DIFFERS from the installed kit's (this fails the run): {problem}"]
     verdict = "PASS" if run.ok else "FAIL"
-    lines += ["", f"{verdict}: {len(run.unlisted)} unlisted disagreement(s), {len(run.errors)} error answer(s),"
+    lines += ["", f"{verdict}: {len(run.unlisted)} unlisted disagreement(s),"
+                  f" {len(run.changed)} changed listed answer(s), {len(run.errors)} error answer(s),"
                   f" {len(run.stale)} stale entr(y/ies), {len(run.stale_recordings)} stale recording(s),"
                   f" {len(run.shortfalls)} kind(s) supported below the floor,"
-                  f" {len(run.listed)} listed divergence(s)."]
+                  f" {len(run.listed)} listed divergence(s)"
+                  + ("; the corpus differs from the installed kit's." if problem is not None else ".")]
     return "\n".join(console_text(line) for line in lines) + "\n"

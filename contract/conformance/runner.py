@@ -9,7 +9,9 @@ Any other name needs ``NAME=COMMAND``.
 
 Comparison: ``outcome``/``verdict`` and ``message`` exactly (a message may be a prefix where the corpus
 says so), vectors value by value as float32 bit patterns. A recorded answer that names no exact text
-is compared on its verdict only.
+is compared on its verdict only. A disagreement on a case ``golden/divergences.json`` lists is listed
+only when the answer is the very one the entry records (:func:`same_answer`); any other answer is a
+*changed* listed answer and fails the run, naming the case and both answers.
 
 An ``error`` answer (the adapter or the implementation failed on that case) is never an agreement and
 never a listed divergence: it fails the run whatever ``golden/divergences.json`` says. An adapter that
@@ -40,6 +42,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from contract.conformance.corpus import Case, Expected
+from contract.conformance.corpusroot import CorpusChoice
 from contract.conformance.divergences import Divergence
 from contract.conformance.protocol import LiveAdapter
 from contract.conformance.recording import StaleRecording, stale_recordings
@@ -73,9 +76,14 @@ def env_variable(name: str) -> str:
     return ENV_PREFIX + name.upper().replace("-", "_")
 
 
+KIT_CODE: Final = Path(__file__).resolve().parent.parent.parent  # the directory holding this contract/ package
+
+
 def builtin_command(name: str) -> tuple[str, ...] | None:
     if name == "kit":
-        return (sys.executable, "-m", "contract.conformance.adapter")
+        # -P and KIT_CODE first on its path (ask_all): the kit answering is the kit running, never another
+        # checkout's contract/ found through the working directory
+        return (sys.executable, "-P", "-m", "contract.conformance.adapter")
     if name == "js":
         return ("node", str(data_root() / "js" / "src" / "adapter.js"))
     return None
@@ -165,6 +173,26 @@ def _same_vector(expected: Sequence[float], got: Any) -> bool:
                for e, g in zip(expected, got, strict=True))
 
 
+def answer_fields(answer: dict[str, Any]) -> dict[str, Any]:
+    """What an answer says: every field but ``id`` and ``status``."""
+    return {k: v for k, v in answer.items() if k not in ("id", "status")}
+
+
+def same_answer(listed: dict[str, Any], answer: dict[str, Any]) -> bool:
+    """Whether ``answer`` says exactly what a divergence entry lists: the same fields, each equal (a
+    vector as float32 bit patterns, so 0.1 and its float32 are one value)."""
+    got = answer_fields(answer)
+    if set(got) != set(listed):
+        return False
+    for key, want in listed.items():
+        if key == "vector" and isinstance(want, list):
+            if not _same_vector(want, got[key]):
+                return False
+        elif want != got[key] or type(want) is not type(got[key]):
+            return False
+    return True
+
+
 def compare(expected: Expected, answer: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
     """(status, compared keys) of ``answer`` against ``expected``; only keys the answer has count."""
     status = answer.get("status")
@@ -241,8 +269,9 @@ def ask_all(implementation: Implementation, cases: Sequence[Case], timeout: floa
     if implementation.mode == RECORDED:
         return [recorded_answer(implementation.name, case) for case in cases]
     answers = []
+    own = implementation.command == builtin_command("kit")  # the kit's adapter runs this very kit's code
     with LiveAdapter(implementation.name, implementation.command, timeout, deadline=deadline,
-                     budget_text=budget_text(budget)) as adapter:
+                     budget_text=budget_text(budget), path_first=KIT_CODE if own else None) as adapter:
         for case in cases:
             answers.append(kept_answer(adapter.ask(case.request_line()), case))
             if adapter.dead is not None:
@@ -325,22 +354,24 @@ class Run:
     results: list[Result]
     divergences: list[Divergence]
     listed: list[tuple[Result, Divergence]] = field(default_factory=list)
+    changed: list[tuple[Result, Divergence]] = field(default_factory=list)  # listed case, another answer
     unlisted: list[Result] = field(default_factory=list)
     errors: list[Result] = field(default_factory=list)
     stale: list[Divergence] = field(default_factory=list)
     unchecked: list[Divergence] = field(default_factory=list)
     shortfalls: list[Shortfall] = field(default_factory=list)
     stale_recordings: list[StaleRecording] = field(default_factory=list)
+    corpus: CorpusChoice | None = None  # which corpus was asked (None: not said, e.g. in a test)
 
     @property
     def ok(self) -> bool:
-        return (not self.unlisted and not self.stale and not self.errors and not self.shortfalls
-                and not self.stale_recordings)
+        return (not self.unlisted and not self.changed and not self.stale and not self.errors and not self.shortfalls
+                and not self.stale_recordings and (self.corpus is None or self.corpus.problem is None))
 
 
 def classify(run: Run) -> Run:
-    """Split disagreements into listed and unlisted, set errors apart (never listed), and find stale
-    and unchecked entries."""
+    """Split disagreements into listed, changed (a listed case answered otherwise than its entry lists)
+    and unlisted, set errors apart (never listed), and find stale and unchecked entries."""
     modes = {impl.name: impl.mode for impl in run.implementations}
     by_key = {(r.implementation, r.case.id): r for r in run.results}
     entries: dict[tuple[str, str], Divergence] = {}
@@ -357,8 +388,10 @@ def classify(run: Run) -> Run:
         listed = entries.get((result.implementation, result.case.id))
         if listed is None:
             run.unlisted.append(result)
-        else:
+        elif same_answer(listed.answer, result.got):
             run.listed.append((result, listed))
+        else:
+            run.changed.append((result, listed))
     for key, entry in entries.items():
         found = by_key.get(key)
         if found is None:

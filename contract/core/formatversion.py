@@ -47,7 +47,7 @@ VERSIONS: Final[Mapping[str, str]] = MappingProxyType({
     "conformance-engine-compatibility": "1.0.0",
     "conformance-manifests": "1.0.0",
     "conformance-tensor-contract": "1.0.0",
-    "conformance-divergences": "1.0.0",
+    "conformance-divergences": "2.0.0",
     "adapter-protocol": "1.0.0",
 })
 

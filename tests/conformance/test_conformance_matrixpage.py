@@ -62,7 +62,7 @@ def test_the_page_names_no_path_of_the_machine(tmp_path: Path, capsys: pytest.Ca
                     tempfile.gettempdir() + "/", str(Path.home()) + "/"):
         assert machine not in page, machine
     assert "<dt>known-divergences file</dt><dd>div.json</dd>" in page
-    assert "<dt>implementation kit</dt><dd>live: python -m contract.conformance.adapter</dd>" in page
+    assert "<dt>implementation kit</dt><dd>live: python -P -m contract.conformance.adapter</dd>" in page
     assert "&quot;graph&quot;: &quot;golden/" in page  # a tensor case's model, named inside the kit
     capsys.readouterr()
 
@@ -222,3 +222,25 @@ def test_a_message_disagreement_is_summarised_by_field_and_marked_in_its_table()
         assert re.search(r'<tr data-field="message"><td>message</td><td>[^<]*</td>'
                          r'<td class="changed">&quot;another text&quot;</td></tr>', block), block
         assert re.search(r'<tr data-field="outcome"><td>outcome</td><td>[^<]*</td><td>', block), block
+
+
+def test_the_headline_counts_changed_listed_answers_and_stale_recordings() -> None:
+    """Issue 35's newcomer item: the page's verdict line was silent about stale recordings."""
+    from contract.conformance.corpus import Case, Expected
+    from contract.conformance.divergences import Divergence
+    from contract.conformance.matrixpage import render
+    from contract.conformance.recording import StaleRecording
+    from contract.conformance.runner import LIVE, Implementation, Run, classify, evaluate
+    from contract.core.provenance import collect
+
+    case = Case("engine-compatibility/x", "engine-compatibility", {"constraint": "", "engineVersion": "0.12.0"},
+                Expected({"outcome": "blank", "message": "m"}), "test")
+    impl = Implementation("standin", LIVE, ("x",))
+    results = evaluate(impl, [case], [{"id": case.id, "status": "ok", "outcome": "excluded", "message": "new"}])
+    entry = Divergence("standin", case.id, "a reason long enough", None, {"outcome": "excluded", "message": "old"})
+    run = classify(Run([impl], ["engine-compatibility"], results, [entry]))
+    run.stale_recordings = [StaleRecording("engine", "manifest/y", "recorded for another version")]
+    page = render(run, collect(None), "divergences.json")
+    assert ('<p class="verdict-fail" id="verdict">FAIL: 1 unlisted disagreement(s), 0 error(s), 1 changed listed'
+            " answer(s), 0 stale entr(y/ies), 1 stale recording(s), 0 listed divergence(s).</p>") in page
+    assert "listed answer</b> (golden/divergences.json, from" in page

@@ -128,7 +128,8 @@ def _run(entries: list[Divergence], answer: dict[str, object], mode: str = LIVE)
 def test_an_unlisted_disagreement_fails_and_a_listed_one_does_not() -> None:
     wrong = {"status": "ok", "outcome": "excluded", "message": "m"}
     assert not _run([], wrong).ok
-    listed = _run([Divergence("fake", CASE.id, "because the spec says so")], wrong)
+    listed = _run([Divergence("fake", CASE.id, "because the spec says so", None, {"outcome": "excluded", "message": "m"},
+                              "a test's recording")], wrong)
     assert listed.ok and len(listed.listed) == 1
     assert "because the spec says so" in as_text(listed)
 
@@ -144,7 +145,7 @@ def test_a_listed_divergence_that_now_agrees_is_stale_and_fails() -> None:
 
 def test_mode_limited_entries_and_unsupported_answers() -> None:
     wrong = {"status": "ok", "outcome": "excluded", "message": "m"}
-    live_only = [Divergence("fake", CASE.id, "only when run live", "live")]
+    live_only = [Divergence("fake", CASE.id, "only when run live", "live", {"outcome": "excluded", "message": "m"})]
     assert _run(live_only, wrong, LIVE).ok
     assert not _run(live_only, wrong, RECORDED).ok
     unchecked = _run([Divergence("fake", CASE.id, "not answered here")], {"status": "unsupported"})
@@ -153,17 +154,22 @@ def test_mode_limited_entries_and_unsupported_answers() -> None:
 
 def test_the_divergences_file_is_validated(tmp_path: Path) -> None:
     bad = tmp_path / "d.json"
-    version = {"formatVersion": "1.0.0"}
+    version = {"formatVersion": "2.0.0"}
     bad.write_text(json.dumps({**version, "description": "x", "divergences": [{"implementation": "kit", "case": "c"}]}))
     with pytest.raises(DivergenceFileError, match="reason"):
         load(bad)
-    twice = {"implementation": "kit", "case": "c", "reason": "a reason long enough"}
+    twice = {"implementation": "kit", "case": "c", "reason": "a reason long enough",
+             "answer": {"verdict": "refused", "message": "m"}, "answerSource": "a test's own answer"}
     bad.write_text(json.dumps({**version, "description": "x", "divergences": [twice, twice]}))
     with pytest.raises(DivergenceFileError, match="listed twice"):
         load(bad)
-    bad.write_text(json.dumps({"formatVersion": "2.1.0", "description": "x", "divergences": []}))
-    with pytest.raises(DivergenceFileError, match=re.escape(f"{bad}: formatVersion 2.1.0 is not one this kit reads: "
-                                                           "it reads conformance-divergences format 1.x")):
+    bad.write_text(json.dumps({"formatVersion": "1.0.0", "description": "x", "divergences": []}))
+    with pytest.raises(DivergenceFileError, match=re.escape(f"{bad}: formatVersion 1.0.0 is not one this kit reads: "
+                                                           "it reads conformance-divergences format 2.x")):
+        load(bad)
+    without_answer = {k: v for k, v in twice.items() if k != "answer"}  # a 1.x entry under a 2.x version
+    bad.write_text(json.dumps({**version, "description": "x", "divergences": [without_answer]}))
+    with pytest.raises(DivergenceFileError, match="'answer' is a required property"):
         load(bad)
     assert load()  # the committed file is valid
 

@@ -4,7 +4,8 @@
 //! reference in `contract.features` (which stays the specification; see docs/performance.md). The
 //! kit imports this module through `contract.features.backend` and never needs it: every entry point
 //! answers "use the Python path" (status 1) for any input it does not take natively, and the kit then
-//! computes that row, refusal message included, in Python.
+//! computes that row, refusal message included, in Python. An allocation it cannot make raises
+//! MemoryError (never Rust's abort); a numpy integer in a hand-made Position is left to Python too.
 
 mod board;
 mod capture;
@@ -39,27 +40,37 @@ const RAW_BOARD: usize = 6;
 // fallibly: an allocation the process cannot make raises MemoryError, as numpy does on the Python
 // path, instead of Rust's abort (which no `except` can catch).
 
-fn no_memory(bytes: Option<usize>, what: &str) -> PyErr {
-    match bytes {
-        Some(bytes) => PyMemoryError::new_err(format!("Unable to allocate {bytes} bytes for {what}")),
-        None => PyMemoryError::new_err(format!("Unable to allocate {what}: its size overflows")),
+/// An allocation that failed: its size in bytes (None: the size overflows) and what it was for. A plain
+/// Rust value (the crate's own tests run without Python), made a MemoryError at the boundary.
+#[derive(Debug)]
+struct NoMemory {
+    bytes: Option<usize>,
+    what: String,
+}
+
+impl From<NoMemory> for PyErr {
+    fn from(failed: NoMemory) -> PyErr {
+        match failed.bytes {
+            Some(bytes) => PyMemoryError::new_err(format!("Unable to allocate {bytes} bytes for {}", failed.what)),
+            None => PyMemoryError::new_err(format!("Unable to allocate {}: its size overflows", failed.what)),
+        }
     }
 }
 
 /// `rows * width` float32 zeros (the allocator's zeroed pages, as `vec!` would), or MemoryError.
-fn zeroed_f32(rows: usize, width: usize) -> PyResult<Vec<f32>> {
-    let what = || format!("an array with shape ({rows}, {width}) and data type float32");
-    let len = rows.checked_mul(width).ok_or_else(|| no_memory(None, &what()))?;
+fn zeroed_f32(rows: usize, width: usize) -> Result<Vec<f32>, NoMemory> {
+    let failed = |bytes| NoMemory { bytes, what: format!("an array with shape ({rows}, {width}) and data type float32") };
+    let len = rows.checked_mul(width).ok_or_else(|| failed(None))?;
     if len == 0 {
         return Ok(Vec::new());
     }
-    let layout = Layout::array::<f32>(len).map_err(|_| no_memory(None, &what()))?;
+    let layout = Layout::array::<f32>(len).map_err(|_| failed(None))?;
     // SAFETY: the layout's size is not zero; all-zero bytes are the float32 0.0; the pointer, when not
     // null, comes from the global allocator with exactly the layout of a Vec<f32> of capacity `len`.
     let values = unsafe {
         let pointer = alloc_zeroed(layout).cast::<f32>();
         if pointer.is_null() {
-            return Err(no_memory(Some(layout.size()), &what()));
+            return Err(failed(Some(layout.size())));
         }
         Vec::from_raw_parts(pointer, len, len)
     };
@@ -74,8 +85,8 @@ fn collected<T>(len: usize, items: impl Iterator<Item = T>) -> Result<Vec<T>, Tr
     Ok(out)
 }
 
-fn no_memory_for<T>(len: usize, what: &str) -> impl FnOnce(TryReserveError) -> PyErr + '_ {
-    move |_| no_memory(len.checked_mul(std::mem::size_of::<T>()), what)
+fn no_memory_for<T>(len: usize, what: &str) -> impl FnOnce(TryReserveError) -> NoMemory + '_ {
+    move |_| NoMemory { bytes: len.checked_mul(std::mem::size_of::<T>()), what: what.to_owned() }
 }
 
 /// The colour to extract for: b'w' white (1), b'b' black (0), anything else the side to move.
@@ -100,7 +111,7 @@ fn run_fens(width: usize, texts: &[Option<Vec<u8>>], sides: &[u8], values: &mut 
 }
 
 /// `n` statuses, all PYTHON, or MemoryError.
-fn statuses(n: usize) -> PyResult<Vec<u8>> {
+fn statuses(n: usize) -> Result<Vec<u8>, NoMemory> {
     let mut status = Vec::new();
     status.try_reserve_exact(n).map_err(no_memory_for::<u8>(n, "the row statuses"))?;
     status.resize(n, PYTHON);
@@ -336,4 +347,26 @@ fn dicechess_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(accepts, m)?)?;
     m.add_class::<ParsedBatch>()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_output_that_cannot_be_allocated_is_an_error_never_an_abort() {
+        assert!(zeroed_f32(usize::MAX, 768).is_err()); // rows * width overflows
+        assert!(zeroed_f32(usize::MAX / 4 + 1, 1).is_err()); // no layout has that many bytes
+        assert!(zeroed_f32(1 << 46, 768).is_err()); // 2^56 bytes: more than any address space
+        assert!(statuses(usize::MAX).is_err());
+        assert!(collected(usize::MAX, std::iter::repeat(0u64)).is_err());
+    }
+
+    #[test]
+    fn an_output_that_can_be_allocated_is_zeros_of_the_size_asked() {
+        assert_eq!(zeroed_f32(3, 7).unwrap(), vec![0f32; 21]);
+        assert!(zeroed_f32(0, 768).unwrap().is_empty() && zeroed_f32(5, 0).unwrap().is_empty());
+        assert_eq!(statuses(4).unwrap(), vec![PYTHON; 4]);
+        assert_eq!(collected(3, 1..).unwrap(), vec![1, 2, 3]);
+    }
 }

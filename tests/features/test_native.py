@@ -11,8 +11,11 @@ the other way round. The tests that need the accelerator skip, saying why, where
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import re
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -305,6 +308,7 @@ def test_dicechess_backend_chooses_and_a_forced_native_without_the_accelerator_i
 @pytest.mark.usefixtures("restore_backend")
 def test_an_accelerator_that_disagrees_with_the_registry_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
     class Stale:
+        __version__ = backend._kit_version()  # the kit's own version: only the registry check refuses it
         EXTRACTORS = ("OnnxFeatures",)
         WIDTHS = (7,)
 
@@ -315,3 +319,214 @@ def test_an_accelerator_that_disagrees_with_the_registry_is_not_used(monkeypatch
     Stale.WIDTHS = (7, 9, 11, 13, 27, 31, 767)
     chosen = use(monkeypatch, None)
     assert chosen.name == "python" and "width of 'raw-board-768-v1'" in chosen.note
+
+
+
+# -- review 2026-12-04: C4 (allocation), C5 (Fortran out), L1 (version), L2 (numpy boards) ----------------
+_TOO_LARGE = r"""
+import json, resource, sys
+from contract.features import backend, extract_batch, parse_fen
+limit = int(sys.argv[1])
+active = backend.active()
+pos = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -")
+fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
+items, fens = [(pos, True)] * 1_000_000, [fen] * 1_000_000   # raw-board-768-v1: 3 GB of float32
+calls = {"extract_batch": lambda: extract_batch("raw-board-768-v1", items)}
+if active.name == "native":
+    module, code = active.module, active.code("raw-board-768-v1")
+    calls["extract_fens"] = lambda: module.extract_fens(code, fens, b"w" * len(fens))
+    positions = [pos] * len(items)
+    calls["extract_positions"] = lambda: module.extract_positions(code, positions, b"\x01" * len(positions))
+    calls["ParsedBatch.extract"] = lambda: module.parse_fens(fens).extract(code, b"w" * len(fens))
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+answers = {}
+for name, call in calls.items():
+    try:
+        call()
+        answers[name] = "returned"
+    except MemoryError as exc:
+        answers[name] = "MemoryError: " + str(exc)
+print(json.dumps({"backend": active.name, "answers": answers}))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["python", "native"])
+def test_a_batch_larger_than_memory_raises_memory_error_on_both_backends_never_aborts(
+        name: str, tmp_path: Path) -> None:
+    """Review C4: under an address-space limit (``ulimit -v``), ``extract_batch`` of 3 GB of raw-board rows
+    raises the same catchable ``MemoryError`` (numpy's, for the same output) on both backends, and the
+    accelerator's own entry points raise ``MemoryError`` too: the child exits 0, never 134 (Rust's abort)."""
+    if name == "native":
+        backend.reset()
+        if backend.active().name != "native":
+            pytest.skip(f"the native accelerator is not in use: {backend.active().note}")
+        backend.reset()
+    script = tmp_path / "too_large.py"
+    script.write_text(_TOO_LARGE, encoding="utf-8")
+    env = {**os.environ, backend.ENV: name, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    done = subprocess.run([sys.executable, str(script), str(2_500_000 * 1024)], capture_output=True, text=True,
+                          env=env, timeout=300, check=False)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    answer = json.loads(done.stdout)
+    assert answer["backend"] == name
+    expected = ["extract_batch"] + (["extract_fens", "extract_positions", "ParsedBatch.extract"]
+                                    if name == "native" else [])
+    assert list(answer["answers"]) == expected
+    assert all(a.startswith("MemoryError: ") for a in answer["answers"].values()), answer
+    assert answer["answers"]["extract_batch"] == ("MemoryError: Unable to allocate 2.86 GiB for an array with "
+                                                  "shape (1000000, 768) and data type float32")
+
+
+@pytest.mark.parametrize("schema_id", SCHEMAS)
+def test_batches_longer_than_one_accelerator_call_are_gathered_in_order(
+        accelerator: backend.Backend, monkeypatch: pytest.MonkeyPatch, schema_id: str) -> None:
+    """Review C4: ``backend.fens``/``positions`` hand the accelerator CHUNK rows at a time into one array
+    numpy allocates; a batch of several chunks (and a last partial one) gives the reference's rows in order,
+    rows left to Python included."""
+    monkeypatch.setattr(backend, "CHUNK", 7)
+    probes = list(random_positions(40, SEED + 5))
+    good = parse_fen(probes[0].fen)
+    overlapping = Position((good.boards[0], (good.boards[1][0] | 1 << 60, *good.boards[1][1:])), castling=15)
+    items: list[tuple[Position, object]] = [(parse_fen(p.fen), p.side) for p in probes]
+    items[9] = (overlapping, True)  # left to the reference by the accelerator
+    native = extract_batch(schema_id, items)
+    code = accelerator.code(schema_id)
+    assert code is not None
+    matrix, status = backend.fens(accelerator, code, [p.fen for p in probes] + ["8/8 w - -"],
+                                  "".join(p.side for p in probes).encode() + b"w")
+    assert status.tolist() == [0] * len(probes) + [1]
+    python = np.stack([reference(schema_id, position, c in ("w", True)) for position, c in items])
+    assert np.array_equal(bits(native), bits(python)), schema_id
+    fresh = np.stack([reference(schema_id, parse_fen(p.fen), p.side == "w") for p in probes])
+    assert np.array_equal(bits(matrix[:-1]), bits(fresh)) and not matrix[-1].any()
+
+
+def test_parsed_batch_extract_refuses_an_out_that_is_not_c_contiguous(accelerator: backend.Backend) -> None:
+    """Review C5: a Fortran-ordered ``out`` of the right shape (and a transposed or strided one) is refused
+    with the message the other refusals give, and nothing is written into it."""
+    module: Any = accelerator.module
+    fens = ["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3", "4k3/8/8/8/8/8/8/4K2R w K -",
+            "r3k2r/pppq1ppp/8/3Pp3/8/8/PPPQ1PPP/R3K2R w KQkq e6"]
+    parsed = module.parse_fens(fens)
+    for schema_id in SCHEMAS:
+        code = accelerator.code(schema_id)
+        width = registry.get(schema_id).width
+        fortran = np.full((width, 3), np.float32(-7.5)).T
+        assert fortran.shape == (3, width) and fortran.flags.f_contiguous and not fortran.flags.c_contiguous
+        strided = np.full((3, 2 * width), np.float32(-7.5))[:, ::2]
+        for out in (fortran, strided, np.asfortranarray(np.full((3, width), np.float32(-7.5)))):
+            with pytest.raises(ValueError, match=r"^out must be C-contiguous and aligned$"):
+                parsed.extract(code, b"wbw", out)
+            assert (out == np.float32(-7.5)).all(), schema_id
+
+
+def _stand_in(version: object) -> type:
+    class StandIn:  # an accelerator that agrees with the registry, of another version
+        __version__ = version
+        EXTRACTORS = tuple(registry.get(s).engine_extractor for s in SCHEMAS)
+        WIDTHS = tuple(registry.get(s).width for s in SCHEMAS)
+
+    return StandIn
+
+
+@pytest.mark.usefixtures("restore_backend")
+def test_an_accelerator_of_another_version_is_not_used_and_says_so_once(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Review L1: an accelerator whose ``__version__`` is not the kit's is never used: unset, Python computes
+    and ONE line on stderr names both versions (once per process); ``DICECHESS_BACKEND=native`` refuses."""
+    kit = backend._kit_version()
+    monkeypatch.delenv(backend.SAID_ENV, raising=False)
+    monkeypatch.setitem(sys.modules, backend.MODULE, _stand_in("0.0.1"))
+    chosen = use(monkeypatch, None)
+    expected = (f"dicechess_native 0.0.1 is not the kit's version {kit} (rebuild native/ or reinstall "
+                f"dicechess-contract-native {kit})")
+    assert (chosen.name, chosen.note) == ("python", expected)
+    assert capsys.readouterr().err == (f"dicechess-contract: warning: the native accelerator is not used: "
+                                       f"{expected}; computing in Python\n")
+    assert use(monkeypatch, None).name == "python" and capsys.readouterr().err == ""  # once per run
+    assert os.environ[backend.SAID_ENV] == expected  # what the workers of a run inherit
+    assert extract("kcp-13", parse_fen(ROWS_KINGS), True).tolist() == reference(
+        "kcp-13", parse_fen(ROWS_KINGS), True).tolist()
+    monkeypatch.setenv(backend.ENV, "native")
+    backend.reset()
+    with pytest.raises(backend.BackendError, match="^DICECHESS_BACKEND=native, but the native accelerator cannot "
+                                                   r"be used: dicechess_native 0\.0\.1 is not the kit's version "):
+        backend.active()
+    monkeypatch.setitem(sys.modules, backend.MODULE, _stand_in(None))  # no version at all
+    assert use(monkeypatch, None).note.startswith("dicechess_native None is not the kit's version")
+    assert "dicechess_native None" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, backend.MODULE, _stand_in(kit))
+    assert use(monkeypatch, None).name == "native" and capsys.readouterr().err == ""
+
+
+def test_the_accelerator_is_versioned_as_the_kit() -> None:
+    """Review L1: native/ is released with the kit, so its version is the kit's (a bump of one without the
+    other would make every build of native/ refused)."""
+    kit = re.search(r'(?m)^version = "([^"]+)"$', (REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    for crate_file in ("native/Cargo.toml", "native/pyproject.toml"):
+        crate = re.search(r'(?m)^version = "([^"]+)"$', (REPO / crate_file).read_text(encoding="utf-8"))
+        assert kit is not None and crate is not None and crate.group(1) == kit.group(1), crate_file
+
+
+def _answer(schema_id: str, position: Position) -> tuple[str, str]:
+    try:
+        return "value", " ".join(map(str, bits(extract(schema_id, position, True)[None, :])[0].tolist()))
+    except Exception as exc:  # the answer compared is the exception itself
+        return type(exc).__name__, str(exc)
+
+
+def test_numpy_integer_boards_get_the_same_answer_from_both_backends(
+        accelerator: backend.Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review L2: a hand-made Position whose boards (or castling, or en passant) are numpy integers, not
+    ``int``, is left by the accelerator to the Python reference: both backends give the same answer."""
+    good = parse_fen("r3k2r/pppq1ppp/8/3Pp3/8/8/PPPQ1PPP/R3K2R w KQkq e6")
+    numpy_boards = tuple(tuple(np.uint64(b) for b in side) for side in good.boards)
+    hands = [Position(numpy_boards, True, 15, good.ep),  # type: ignore[arg-type]
+             Position(good.boards, True, np.int64(15), good.ep),  # type: ignore[arg-type]
+             Position(good.boards, True, 15, np.uint64(good.ep)),  # type: ignore[arg-type]
+             Position(good.boards, True, True, good.ep)]  # bool is an int: the same on both
+    native = {(s, i): _answer(s, p) for s in SCHEMAS for i, p in enumerate(hands)}
+    use(monkeypatch, "python")
+    python = {(s, i): _answer(s, p) for s in SCHEMAS for i, p in enumerate(hands)}
+    assert native == python
+    backend.reset()
+
+
+_STALE_MODULE = """
+__version__ = "0.0.1"
+EXTRACTORS = ["OnnxFeatures", "RichFeatures", "RichPdiFeatures", "KcpFeatures", "KcpMobilityFeatures",
+              "KcpMobilityPawnsFeatures", "RawBoardFeatures"]
+WIDTHS = [7, 9, 11, 13, 27, 31, 768]
+def extract_fens(code, fens, sides):
+    raise AssertionError("a refused accelerator was called")
+extract_positions = extract_fens
+"""
+
+
+@pytest.mark.slow
+def test_extract_with_a_stale_accelerator_warns_once_and_gives_the_reference(tmp_path: Path) -> None:
+    """Review L1, as reproducer 12 runs it: ``extract --jobs 2`` (two worker processes) with an accelerator
+    of version 0.0.1 on the path writes the reference's vectors, and stderr holds exactly one warning."""
+    (tmp_path / "stand_in").mkdir()
+    (tmp_path / "stand_in" / "dicechess_native.py").write_text(_STALE_MODULE, encoding="utf-8")
+    rows = [{"id": i, "fen": fen} for i, fen in enumerate([ROWS_KINGS, "r3k2r/pppq1ppp/8/3Pp3/8/8/PPPQ1PPP/R3K2R "
+                                                                        "w KQkq e6"] * 300)]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in (backend.ENV, backend.SAID_ENV)}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path / "stand_in"), str(REPO)])
+    done = subprocess.run([sys.executable, "-m", "contract", "extract", "--schema", "material-7-v1", "--input",
+                           str(source), "--output", str(tmp_path / "out.jsonl"), "--jobs", "2", "--chunk-size", "50"],
+                          capture_output=True, text=True, env=env, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    kit = backend._kit_version()
+    assert [line for line in lines if "warning" in line] == [
+        f"dicechess-contract: warning: the native accelerator is not used: dicechess_native 0.0.1 is not the kit's "
+        f"version {kit} (rebuild native/ or reinstall dicechess-contract-native {kit}); computing in Python"], lines
+    written = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(written) == len(rows)
+    for row, line in zip(rows, written, strict=True):
+        expected = reference("material-7-v1", parse_fen(row["fen"]), parse_fen(row["fen"]).turn)
+        assert line["features"] == [float(v) for v in expected], row

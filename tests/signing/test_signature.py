@@ -325,6 +325,10 @@ def _jar() -> Path | None:
     return found[0] if found and shutil.which("java") else None
 
 
+if _jar() is None and os.environ.get("DICECHESS_SIGNING_REQUIRE_JAR"):
+    raise RuntimeError("DICECHESS_SIGNING_REQUIRE_JAR is set but the jar is not built or java is missing")
+
+
 @pytest.mark.skipif(_jar() is None, reason="the jar is not built (mvn -B -f jvm/pom.xml package) or no java")
 def test_python_and_the_jar_give_the_same_verdicts_on_a_corpus(tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:

@@ -54,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build.add_argument("--engine-version", metavar="V", type=engine_version,
                        help="validate as this host version (default: a version the constraint admits)")
     build.add_argument("--sign-key", type=Path, metavar="KEY.pem",
-                       help="sign what is published (DIR/model.sig, docs/signing.md) before the rename")
+                       help="sign what is published (DIR/model.sig) before the rename")
     build.add_argument("--key-password-env", metavar="NAME",
                        help="with --sign-key: the environment variable holding the key's password")
     build.add_argument("--json", action="store_true", help="print one JSON object")

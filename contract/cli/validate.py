@@ -54,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="with --discover: skip directories whose path matches GLOB (repeatable)")
     parser.add_argument("--public-key", type=Path, metavar="PUB.pem",
                         help="also verify DIR/model.sig (OMS v1.0, key method) after the package's checks, "
-                             "fail-closed (docs/signing.md; needs the [signing] extra)")
+                             "fail-closed (needs the [signing] extra)")
     parser.add_argument("--json", action="store_true", help="print one JSON object (one package only)")
     parser.set_defaults(handler=run, parser=parser)
 

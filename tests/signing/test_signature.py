@@ -184,7 +184,7 @@ def test_an_encrypted_key_takes_its_password_from_the_named_variable(tmp_path: P
     code, out = _run(capsys, "package", "sign", str(package), "--key", str(private), "--json")
     assert code == 1 and json.loads(out)["code"] == "signature.key.encrypted"
     code, out = _run(capsys, "package", "sign", str(package), "--key", str(private), "--key-password-env", "PW_X")
-    assert code == 1 and "environment variable PW_X is not set" in out
+    assert code == 1 and "PW_X is not set in the environment" in out
     monkeypatch.setenv("PW_X", "wrong")
     code, out = _run(capsys, "package", "sign", str(package), "--key", str(private), "--key-password-env", "PW_X")
     assert code == 1 and "cannot be decrypted with the password in PW_X" in out and "wrong" not in out.split(":")[-1]

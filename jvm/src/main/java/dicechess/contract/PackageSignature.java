@@ -331,7 +331,8 @@ public final class PackageSignature {
                         problem[1] = Messages.consoleText(name) + " is a symbolic link (a signed package holds none)";
                     } else if (!attributes.isRegularFile()) {
                         problem[0] = "signature.package.special";
-                        problem[1] = Messages.consoleText(name) + " is not a regular file";
+                        problem[1] = Messages.consoleText(name)
+                            + " is a special file (a signed package holds regular files only)";
                     } else if (out.size() >= MAX_FILES) {
                         problem[0] = "signature.package.tooMany";
                         problem[1] = "more than " + MAX_FILES + " files";

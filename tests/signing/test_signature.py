@@ -141,6 +141,8 @@ def test_a_changed_card_fails_validate_with_exit_1_naming_it(tmp_path: Path,
     _tamper(package, "append:model-card.md")
     code, out = _validate(capsys, package, KEYS / "p256.pub.pem", "--json")
     document = json.loads(out)
+    schema = json.loads((ROOT / "schema" / "output-validate-1.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(document, schema)
     assert code == 1 and document["code"] == "signature.fileChanged"
     assert document["message"].endswith("model-card.md changed since it was signed (its SHA-256 is not the signed one)")
 
@@ -217,6 +219,21 @@ def test_sign_refuses_a_link_an_empty_directory_and_another_kind_of_key_writing_
     code, out = _run(capsys, "package", "sign", str(package), "--key", str(ed), "--json")
     assert code == 1 and json.loads(out)["code"] == "signature.key.unsupported"
     assert not (package / SIGNATURE).exists()
+
+
+def test_sign_and_validate_refuse_a_missing_directory_or_key(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    private, public = _keypair(tmp_path, "k", ec.SECP256R1())
+    code, out = _run(capsys, "package", "sign", str(tmp_path / "none"), "--key", str(private), "--json")
+    assert code == 1 and json.loads(out)["code"] == "signature.package.notDirectory"
+    code, out = _run(capsys, "package", "sign", str(tmp_path), "--key", str(tmp_path / "none.pem"), "--json")
+    assert code == 1 and json.loads(out)["code"] == "signature.key.unreadable"
+    code, out = _validate(capsys, _package(tmp_path, "pkg"), tmp_path / "none.pem", "--json")
+    assert code == 2 and json.loads(out)["code"] == "signature.key.unreadable"
+    code, out = _validate(capsys, tmp_path / "pkg", public, "--json")
+    assert code == 1 and json.loads(out)["code"] == "signature.missing"
+    code, out = _validate(capsys, tmp_path / "pkg", private, "--json")
+    assert code == 2 and json.loads(out)["code"] == "signature.key.notPem"
 
 
 def test_resigning_replaces_the_signature_atomically(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

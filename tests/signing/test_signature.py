@@ -365,6 +365,27 @@ def test_python_and_the_jar_give_the_same_verdicts_on_a_corpus(tmp_path: Path,
                 key = KEYS / key_name
             _tamper(package, how)
             corpus.append((package, key))
+    hostile_key = ec.generate_private_key(ec.SECP256R1())
+    hostile_public = tmp_path / "hostile.pub.pem"
+    hostile_public.write_bytes(hostile_key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+    for case, (make, _) in _hostile().items():
+        package = tmp_path / f"hostile-{case}"
+        package.mkdir()
+        (package / "a.txt").write_bytes(b"a")
+        (package / SIGNATURE).write_text(make(hostile_key), encoding="utf-8")
+        corpus.append((package, hostile_public))
+    edited = tmp_path / "hostile-edited"
+    edited.mkdir()
+    (edited / "a.txt").write_bytes(b"a")
+    bundle = json.loads(_bundle(hostile_key, [_res("a.txt", hashlib.sha256(b"a").hexdigest())]))
+    bundle["dsseEnvelope"]["payload"] = base64.b64encode(b'{"_type": 1}').decode()
+    (edited / SIGNATURE).write_text(json.dumps(bundle), encoding="utf-8")
+    linked = tmp_path / "hostile-link"
+    shutil.copytree(edited, linked)
+    (linked / SIGNATURE).write_text(_bundle(hostile_key, [_res("a.txt", hashlib.sha256(b"a").hexdigest())]))
+    os.symlink(linked / "a.txt", linked / "b.txt")
+    corpus += [(edited, hostile_public), (linked, hostile_public)]
     for package, key in corpus:
         mine = verify(package, serialization.load_pem_public_key(key.read_bytes()))
         java = subprocess.run(["java", "-jar", str(jar), "verify", str(package), "--public-key", str(key)],
@@ -374,5 +395,7 @@ def test_python_and_the_jar_give_the_same_verdicts_on_a_corpus(tmp_path: Path,
             assert java.returncode == 0 and line.endswith(f": OK: {mine.message}"), (package, line)
         else:
             assert java.returncode == 1 and f": FAIL {mine.code}: " in line, (package, mine, line)
-            assert line.endswith(mine.message.split(": ", 1)[-1] if mine.code == "signature.notJson" else
-                                 mine.message), (package, mine, line)
+            if mine.code in ("signature.notJson", "signature.statementNotJson"):  # the detail is each parser's own
+                assert ": model.sig is not valid JSON: " in line and "model.sig is not valid JSON: " in mine.message
+            else:
+                assert line.endswith(mine.message), (package, mine, line)

@@ -60,7 +60,7 @@ IMPLEMENTED: Final = frozenset({
     "signature.badResource", "signature.pathOutside", "signature.duplicate", "signature.subjectDigest",
     "signature.coveredMissing", "signature.fileUnreadable", "signature.fileChanged", "signature.notCovered",
     "signature.pathProblem.absolute", "signature.pathProblem.character", "signature.pathProblem.part",
-    "signature.verified",
+    "signature.verified", "signature.writeError",
 })
 _missing = IMPLEMENTED - {entry.code for entry in table_family("signature")}
 if _missing:  # pragma: no cover - a damaged table
@@ -271,7 +271,10 @@ def sign(directory: Path, key: Any, subject_name: str | None = None) -> list[str
                 "signatures": [{"sig": base64.b64encode(sig).decode("ascii"), "keyid": ""}],
             },
         }
-        write_atomic(directory / SIGNATURE, json.dumps(bundle, separators=(",", ":")))
+        try:
+            write_atomic(directory / SIGNATURE, json.dumps(bundle, separators=(",", ":")))
+        except OSError as exc:
+            raise _refuse("signature.writeError", path=SIGNATURE, reason=os_error_reason(exc)) from None
     except SignatureRefused as refused:
         return refused.refusal
     return files

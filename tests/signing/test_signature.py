@@ -236,6 +236,17 @@ def test_sign_and_validate_refuse_a_missing_directory_or_key(tmp_path: Path,
     assert code == 2 and json.loads(out)["code"] == "signature.key.notPem"
 
 
+def test_a_signature_that_cannot_be_written_is_one_refusal_leaving_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    private, _ = _keypair(tmp_path, "k", ec.SECP256R1())
+    package = _package(tmp_path, "pkg")
+    (package / SIGNATURE).mkdir()
+    before = sorted(os.listdir(package))
+    code, out = _run(capsys, "package", "sign", str(package), "--key", str(private), "--json")
+    assert code == 1 and json.loads(out)["code"] == "signature.writeError", out
+    assert sorted(os.listdir(package)) == before
+
+
 def test_resigning_replaces_the_signature_atomically(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     private, public = _keypair(tmp_path, "k", ec.SECP256R1())
     package = _package(tmp_path, "pkg")

@@ -247,6 +247,17 @@ def test_a_signature_that_cannot_be_written_is_one_refusal_leaving_nothing(
     assert sorted(os.listdir(package)) == before
 
 
+def test_without_the_signing_extra_validate_and_sign_say_how_to_install_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    package = _package(tmp_path, "pkg")
+    monkeypatch.setitem(__import__("sys").modules, "cryptography.hazmat.primitives", None)
+    code, out = _validate(capsys, package, KEYS / "p256.pub.pem", "--json")
+    assert code == 2 and json.loads(out)["code"] == "signature.extra.missing"
+    code, out = _run(capsys, "package", "sign", str(package), "--key", str(KEYS / "p256.pub.pem"))
+    assert code == 1 and out == "refusing to sign: signing needs the cryptography package (the kit's [signing] " \
+        "extra): pip install cryptography\n"
+
+
 def test_resigning_replaces_the_signature_atomically(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     private, public = _keypair(tmp_path, "k", ec.SECP256R1())
     package = _package(tmp_path, "pkg")

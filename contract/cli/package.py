@@ -15,6 +15,7 @@ from pathlib import Path
 
 from contract.cli.jsonoutput import print_document, refusal_fields
 from contract.cli.parser import engine_version
+from contract.cli.signing import build_sign_key, print_refusal, register_sign
 from contract.core.consoletext import console_text
 from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED
 from contract.core.refusal import Refusal
@@ -60,8 +61,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                             "mount it)")
     build.add_argument("--engine-version", metavar="V", type=engine_version,
                        help="validate as this host version (default: a version the constraint admits)")
+    build.add_argument("--sign-key", type=Path, metavar="KEY.pem",
+                       help="sign what is published (DIR/model.sig) before the rename")
+    build.add_argument("--key-password-env", metavar="NAME",
+                       help="with --sign-key: the environment variable holding the key's password")
     build.add_argument("--json", action="store_true", help="print one JSON object")
     build.set_defaults(handler=run_build, parser=build)
+    register_sign(actions)
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -80,7 +86,10 @@ def run_build(args: argparse.Namespace) -> int:
         evaluation_profile=args.evaluation_profile,
         allow_service_unmountable=args.allow_service_unmountable,
         model_card=args.model_card,
+        sign_key=build_sign_key(args),
     )
+    if isinstance(spec.sign_key, Refusal):
+        return print_refusal(spec.sign_key, args.json)
     result = build_package(spec, args.out, args.engine_version)
     if isinstance(result, Refusal):
         if args.json:

@@ -22,6 +22,7 @@ from typing import Any
 
 from contract.cli.jsonoutput import print_document, refusal_fields
 from contract.cli.parser import engine_version
+from contract.cli.signing import signature_key, signature_refusal
 from contract.core.consoletext import console_text
 from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.refusal import Refusal
@@ -62,6 +63,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "must still exist")
     parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
                         help="with --discover: skip directories whose path matches GLOB (repeatable)")
+    parser.add_argument("--public-key", type=Path, metavar="PUB.pem",
+                        help="also verify DIR/model.sig (OMS v1.0, key method) after the package's checks, "
+                             "fail-closed (needs the [signing] extra)")
     parser.add_argument("--json", action="store_true", help="print one JSON object (one package only)")
     parser.set_defaults(handler=run, parser=parser)
 
@@ -102,6 +106,10 @@ def _check(args: argparse.Namespace, package: str | None) -> ModelPackage | Refu
             refused = training_refusal(Path(package), loaded)
             if refused is not None:
                 return refused
+        if package is not None and args.signature_key is not None:
+            unsigned = signature_refusal(package, args.signature_key)
+            if unsigned is not None:
+                return unsigned
     return loaded
 
 
@@ -154,6 +162,12 @@ def run(args: argparse.Namespace) -> int:
         parser.error("give PACKAGE_DIR, --discover, or --model and --manifest")
     if args.exclude and not args.discover:
         parser.error("--exclude goes with --discover")
+    if by_files and args.public_key is not None:
+        parser.error("--public-key goes with PACKAGE_DIR (the signature is DIR/model.sig)")
+    args.signature_key = signature_key(args.public_key)
+    if isinstance(args.signature_key, Refusal):  # a key that cannot be used: a usage error, as in the jar
+        _report(args, args.signature_key)
+        return EXIT_USAGE
     if by_files:
         return _report(args, _check(args, None))
     targets = _targets(args)

@@ -72,6 +72,7 @@ class PackageSpec:
     evaluation_profile: str | None = None
     allow_service_unmountable: bool = False  # write a renamed-tensor position-value package anyway
     model_card: Path | None = None  # model-card.md, copied byte for byte; None: generated from the manifest
+    sign_key: Any = None  # a private key (contract.model.signature): model.sig is written before the rename
 
 
 def _graph_tensor_names(model: Path, graph: bytes) -> tuple[str, str] | Refusal:
@@ -322,6 +323,13 @@ def _build(spec: PackageSpec, out: Path, engine_version: str | None) -> ModelPac
         problem = _validate(staged, host, spec.role)
         if problem is not None:
             return _keep_failed(staged, model, out, problem)
+        if spec.sign_key is not None:  # signed as the last file staged, so it covers every other one
+            from contract.model.signature import sign
+
+            signed = sign(staged, spec.sign_key, out.name)
+            if isinstance(signed, Refusal):
+                shutil.rmtree(staged)
+                return signed.prefixed(_publishing(out))
         problem = _publish(staged, out)
         if problem is not None:
             shutil.rmtree(staged)

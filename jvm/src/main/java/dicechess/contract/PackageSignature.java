@@ -36,7 +36,8 @@ import java.util.TreeSet;
  * every resource is a plain relative name inside DIR, listed once, whose file has that digest, and every regular file
  * of DIR but the signature is listed. Refused: a link or a special file in DIR, a bundle over 16 MiB, not JSON, of
  * another media or payload type, without exactly one signature, a statement of another type, an empty file set.
- * Nothing is written.
+ * Nothing is written. The codes and messages are the Python kit's check table's {@code signature} family
+ * (schema/check-table.json; docs/signing.md).
  */
 public final class PackageSignature {
     /** The signature's name inside the package. */
@@ -127,14 +128,14 @@ public final class PackageSignature {
     /** The package in {@code directory} checked against its {@code model.sig} and {@code key}. */
     public static Verdict verify(Path directory, ECPublicKey key) {
         if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
-            return fail("package.notDirectory", "is not a directory (or is a symbolic link)");
+            return fail("signature.package.notDirectory", "is not a directory (or is a symbolic link)");
         }
         Path bundlePath = directory.resolve(SIGNATURE);
         if (!Files.exists(bundlePath, LinkOption.NOFOLLOW_LINKS)) {
             return fail("signature.missing", SIGNATURE + " is missing: the package is not signed");
         }
         if (!Files.isRegularFile(bundlePath, LinkOption.NOFOLLOW_LINKS)) {
-            return fail("signature.unreadable", SIGNATURE + " is not a regular file");
+            return fail("signature.notFile", SIGNATURE + " is not a regular file");
         }
         Object statement;
         try {
@@ -150,9 +151,9 @@ public final class PackageSignature {
             return fail(refused.code, refused.getMessage());
         }
         TreeSet<String> present = new TreeSet<>(SchemaSubset::codePointCompare);
-        String walkProblem = walk(directory, present);
+        String[] walkProblem = walk(directory, present);
         if (walkProblem != null) {
-            return fail("package.notPlain", walkProblem);
+            return fail(walkProblem[0], walkProblem[1]);
         }
         present.remove(SIGNATURE);
         for (Map.Entry<String, String> resource : resources.entrySet()) {
@@ -164,7 +165,7 @@ public final class PackageSignature {
             try {
                 actual = Lock.sha256(FileNames.child(directory, name));
             } catch (IOException ex) {
-                return fail("signature.fileChanged", Messages.consoleText(name) + " cannot be read (" + ex.getMessage()
+                return fail("signature.fileUnreadable", Messages.consoleText(name) + " cannot be read (" + ex.getMessage()
                     + ")");
             }
             if (!actual.equals(resource.getValue())) {
@@ -200,11 +201,11 @@ public final class PackageSignature {
             throw new Refused("signature.unreadable", SIGNATURE + " cannot be read (" + ex.getMessage() + ")");
         }
         if (data.length > MAX_BUNDLE) {
-            throw new Refused("signature.unreadable", SIGNATURE + " is larger than " + MAX_BUNDLE + " bytes");
+            throw new Refused("signature.tooLarge", SIGNATURE + " is larger than " + MAX_BUNDLE + " bytes");
         }
-        Object bundle = json(data, SIGNATURE);
+        Object bundle = json(data, SIGNATURE, "signature.notJson");
         if (!(bundle instanceof Map<?, ?> doc) || !BUNDLE_TYPE.equals(doc.get("mediaType"))) {
-            throw new Refused("signature.unreadable", SIGNATURE + " is not a Sigstore bundle (mediaType "
+            throw new Refused("signature.notBundle", SIGNATURE + " is not a Sigstore bundle (mediaType "
                 + BUNDLE_TYPE + ")");
         }
         if (doc.get("verificationMaterial") instanceof Map<?, ?> material
@@ -219,7 +220,7 @@ public final class PackageSignature {
                 || !(envelope.get("signatures") instanceof List<?> signatures) || signatures.size() != 1
                 || !(signatures.get(0) instanceof Map<?, ?> signature)
                 || !(signature.get("sig") instanceof String sigText)) {
-            throw new Refused("signature.unreadable", SIGNATURE + " holds no DSSE envelope of an in-toto statement with "
+            throw new Refused("signature.noEnvelope", SIGNATURE + " holds no DSSE envelope of an in-toto statement with "
                 + "exactly one signature");
         }
         byte[] payload;
@@ -228,7 +229,7 @@ public final class PackageSignature {
             payload = Base64.getDecoder().decode(payloadText);
             sig = Base64.getDecoder().decode(sigText);
         } catch (IllegalArgumentException ex) {
-            throw new Refused("signature.unreadable", SIGNATURE + ": its payload or signature is not base64");
+            throw new Refused("signature.notBase64", SIGNATURE + ": its payload or signature is not base64");
         }
         boolean valid;
         try {
@@ -241,23 +242,23 @@ public final class PackageSignature {
             valid = false;
         }
         if (!valid) {
-            throw new Refused("signature.otherKey", SIGNATURE + " does not verify under this key (another key, or an "
+            throw new Refused("signature.notVerified", SIGNATURE + " does not verify under this key (another key, or an "
                 + "edited signature)");
         }
-        Object statement = json(payload, SIGNATURE + "'s statement");
+        Object statement = json(payload, SIGNATURE + "'s statement", "signature.statementNotJson");
         if (!(statement instanceof Map<?, ?> doc2) || !STATEMENT_TYPE.equals(doc2.get("_type"))
                 || !PREDICATE_TYPE.equals(doc2.get("predicateType"))) {
-            throw new Refused("signature.unreadable", SIGNATURE + "'s statement is not an in-toto Statement v1 of "
+            throw new Refused("signature.notStatement", SIGNATURE + "'s statement is not an in-toto Statement v1 of "
                 + PREDICATE_TYPE);
         }
         return statement;
     }
 
-    private static Object json(byte[] data, String what) throws Refused {
+    private static Object json(byte[] data, String what, String code) throws Refused {
         try {
             return Json.parseUtf8(data);
         } catch (Json.JsonException ex) {
-            throw new Refused("signature.unreadable", what + " is " + ex.getMessage());
+            throw new Refused(code, what + " is " + ex.getMessage());
         }
     }
 
@@ -269,11 +270,11 @@ public final class PackageSignature {
                 || !(subjects.get(0) instanceof Map<?, ?> subject)
                 || !(subject.get("digest") instanceof Map<?, ?> subjectDigest)
                 || !(subjectDigest.get("sha256") instanceof String rootDigest)) {
-            throw new Refused("signature.unreadable", SIGNATURE + "'s statement has no resources or no one subject "
+            throw new Refused("signature.noResources", SIGNATURE + "'s statement has no resources or no one subject "
                 + "with a sha256 digest");
         }
         if (list.isEmpty()) {
-            throw new Refused("signature.unreadable", SIGNATURE + " signs an empty set of files");
+            throw new Refused("signature.emptySet", SIGNATURE + " signs an empty set of files");
         }
         Map<String, String> resources = new LinkedHashMap<>();
         MessageDigest root = digest();
@@ -281,7 +282,7 @@ public final class PackageSignature {
             if (!(item instanceof Map<?, ?> resource) || !(resource.get("name") instanceof String name)
                     || !"sha256".equals(resource.get("algorithm")) || !(resource.get("digest") instanceof String hex)
                     || !hex.matches("[0-9a-f]{64}")) {
-                throw new Refused("signature.unreadable", SIGNATURE + "'s statement lists a resource without a name "
+                throw new Refused("signature.badResource", SIGNATURE + "'s statement lists a resource without a name "
                     + "and a sha256 digest");
             }
             String problem = nameProblem(name);
@@ -289,12 +290,12 @@ public final class PackageSignature {
                 throw new Refused("signature.pathOutside", SIGNATURE + " names " + PyRepr.repr(name) + ", " + problem);
             }
             if (resources.put(name, hex) != null) {
-                throw new Refused("signature.unreadable", SIGNATURE + " lists " + PyRepr.repr(name) + " twice");
+                throw new Refused("signature.duplicate", SIGNATURE + " lists " + PyRepr.repr(name) + " twice");
             }
             root.update(HexFormat.of().parseHex(hex));
         }
         if (!HexFormat.of().formatHex(root.digest()).equals(rootDigest)) {
-            throw new Refused("signature.unreadable", SIGNATURE + "'s subject digest is not the digest of its "
+            throw new Refused("signature.subjectDigest", SIGNATURE + "'s subject digest is not the digest of its "
                 + "resources");
         }
         return resources;
@@ -318,19 +319,23 @@ public final class PackageSignature {
 
     /** Every regular file under {@code directory} (relative POSIX names) into {@code out}; why it cannot be (a link,
      * a special file, too many files), or null. */
-    private static String walk(Path directory, TreeSet<String> out) {
-        String[] problem = new String[1];
+    private static String[] walk(Path directory, TreeSet<String> out) {
+        String[] problem = new String[2];
         try {
             Files.walkFileTree(directory, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
                     String name = Lock.posix(directory.relativize(file));
                     if (attributes.isSymbolicLink()) {
-                        problem[0] = Messages.consoleText(name) + " is a symbolic link (a signed package holds none)";
+                        problem[0] = "signature.package.link";
+                        problem[1] = Messages.consoleText(name) + " is a symbolic link (a signed package holds none)";
                     } else if (!attributes.isRegularFile()) {
-                        problem[0] = Messages.consoleText(name) + " is not a regular file";
+                        problem[0] = "signature.package.special";
+                        problem[1] = Messages.consoleText(name)
+                            + " is a special file (a signed package holds regular files only)";
                     } else if (out.size() >= MAX_FILES) {
-                        problem[0] = "more than " + MAX_FILES + " files";
+                        problem[0] = "signature.package.tooMany";
+                        problem[1] = "more than " + MAX_FILES + " files";
                     } else {
                         out.add(name);
                         return FileVisitResult.CONTINUE;
@@ -340,15 +345,16 @@ public final class PackageSignature {
 
                 @Override
                 public FileVisitResult visitFileFailed(Path file, IOException ex) {
-                    problem[0] = Messages.consoleText(Lock.posix(directory.relativize(file))) + " cannot be read ("
+                    problem[0] = "signature.package.unlistable";
+                    problem[1] = Messages.consoleText(Lock.posix(directory.relativize(file))) + " cannot be listed ("
                         + ex.getMessage() + ")";
                     return FileVisitResult.TERMINATE;
                 }
             });
         } catch (IOException ex) {
-            return "cannot be listed (" + ex.getMessage() + ")";
+            return new String[] {"signature.package.unlistable", ". cannot be listed (" + ex.getMessage() + ")"};
         }
-        return problem[0];
+        return problem[0] == null ? null : problem;
     }
 
     /** DSSE's pre-authentication encoding of a payload. */

@@ -96,7 +96,7 @@ class PackageSignatureTest {
         assertTrue(verify(unsigned, "p256.pub.pem", 1).contains("FAIL signature.missing: "));
         Path linked = signed("p256");
         Files.createSymbolicLink(linked.resolve("link.onnx"), linked.resolve("model.onnx"));
-        assertTrue(verify(linked, "p256.pub.pem", 1).contains("FAIL package.notPlain: link.onnx is a symbolic link"));
+        assertTrue(verify(linked, "p256.pub.pem", 1).contains("FAIL signature.package.link: link.onnx is a symbolic link"));
     }
 
     @Test
@@ -158,13 +158,13 @@ class PackageSignatureTest {
         cases.put("signature.pathOutside", bundle(pair, List.of(resource("a.txt", a), resource("../x", a)),
             root(List.of(a, a))));
         cases.put("signature.pathOutside ", bundle(pair, List.of(resource("/etc/passwd", a)), root(List.of(a))));
-        cases.put("signature.unreadable", bundle(pair, List.of(resource("a.txt", a), resource("a.txt", a)),
+        cases.put("signature.duplicate", bundle(pair, List.of(resource("a.txt", a), resource("a.txt", a)),
             root(List.of(a, a))));
-        cases.put("signature.unreadable ", bundle(pair, List.of(), root(List.of())));
-        cases.put("signature.unreadable  ", bundle(pair, List.of(resource("a.txt", a)), root(List.of(a, a))));
-        cases.put("signature.unreadable   ", "not json");
-        cases.put("signature.unreadable    ", "[" .repeat(100) + "]".repeat(100));
-        cases.put("signature.unreadable     ", bundle(pair, List.of(resource("a.txt", a)), root(List.of(a)))
+        cases.put("signature.emptySet", bundle(pair, List.of(), root(List.of())));
+        cases.put("signature.subjectDigest", bundle(pair, List.of(resource("a.txt", a)), root(List.of(a, a))));
+        cases.put("signature.notJson", "not json");
+        cases.put("signature.notJson ", "[" .repeat(100) + "]".repeat(100));
+        cases.put("signature.notBundle", bundle(pair, List.of(resource("a.txt", a)), root(List.of(a)))
             .replace(PackageSignature.BUNDLE_TYPE, "application/json"));
         for (Map.Entry<String, String> entry : cases.entrySet()) {
             Files.writeString(copy.resolve("model.sig"), entry.getValue());
@@ -175,6 +175,6 @@ class PackageSignatureTest {
         assertTrue(PackageSignature.verify(copy, key).holds());
         byte[] huge = new byte[PackageSignature.MAX_BUNDLE + 1];
         Files.write(copy.resolve("model.sig"), huge);
-        assertEquals("signature.unreadable", PackageSignature.verify(copy, key).code());
+        assertEquals("signature.tooLarge", PackageSignature.verify(copy, key).code());
     }
 }

@@ -79,6 +79,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                             " all are bit-identical")
     sub.add_parser("check", parents=[late],
                    help="fail if the corpus differs from its generators, its schemas or a recording")
+    adm = sub.add_parser("admit", parents=[late],
+                         help="compare a recording of an engine release with the kit's vectors for it, bit for bit")
+    adm.add_argument("file", metavar="FILE", help="a recording in the engine goldens format (golden-engine-<v>.json)")
     rep = sub.add_parser("report", parents=[late], help="write a static HTML page of every probe")
     rep.add_argument("--output", metavar="DIR", required=True, help="directory to write index.html into")
     parser.set_defaults(handler=run, parser=parser)
@@ -273,8 +276,35 @@ def _root(args: argparse.Namespace) -> Path:
     return corpus.find_root(None)  # refused, naming the current directory
 
 
+def run_admit(file: str) -> int:
+    """``golden admit FILE``: 0 every value agrees, 1 naming each difference, 2 for no such recording."""
+    from contract.golden import admission
+
+    try:
+        verdict = admission.admit(Path(file))
+    except admission.AdmissionError as exc:
+        print(console_text(f"{PROG} golden admit: {exc}"), file=sys.stderr)
+        return EXIT_USAGE
+    recording = verdict.recording
+    under = (f"engine {recording.engine_version}'s rules" if verdict.known_release
+             else f"rule set {verdict.rule_set.id} (engine {recording.engine_version} is not in the kit's table)")
+    _say(f"{file}: {recording.schema}, engine {recording.engine_version}, {len(recording.probes)} probes,"
+         f" compared under {under}")
+    _say(f"rules: {verdict.rules_text()}")
+    if verdict.differences:
+        for difference in verdict.differences:
+            _say(f"DRIFT {recording.schema}: {difference.text()}")
+        _say(f"golden admit: {len(verdict.differences)} value(s) differ from the kit's; engine"
+             f" {recording.engine_version} is not admitted")
+        return EXIT_FAILED
+    _say(f"golden admit: all {len(recording.probes) * len(recording.columns)} values agree bit for bit")
+    return EXIT_OK
+
+
 def run(args: argparse.Namespace) -> int:
     command = args.golden_command
+    if command == "admit":
+        return run_admit(args.file)
     if command == "regenerate" and args.accept_drift is not None and not args.accept_drift.strip():
         args.parser.error("--accept-drift needs a non-blank REASON")
     try:

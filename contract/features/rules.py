@@ -119,3 +119,11 @@ def release(version: str | None) -> Release:
 def for_engine(version: str | None) -> RuleSet:
     """The rule set of engine ``version`` (``None`` = the kit's default release)."""
     return release(version).rules
+
+
+def version_following(rule_set_id: str) -> str:
+    """A version in the table that follows rule set ``rule_set_id`` (extraction needs only its rules)."""
+    for version, entry in table().releases.items():
+        if entry.rules.id == rule_set_id:
+            return version
+    raise UnknownEngineError(f"no release in schema/{RULES_FILE} follows rule set {rule_set_id!r}")

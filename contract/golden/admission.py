@@ -107,11 +107,7 @@ def _kit_bits(recording: VectorFile, rule_set: rules.RuleSet) -> dict[str, tuple
 
 
 def _version_of(rule_set: rules.RuleSet) -> str:
-    """A version the table maps to ``rule_set`` (the rule set is what extraction needs)."""
-    for version, release in rules.table().releases.items():
-        if release.rules == rule_set:
-            return version
-    raise RuntimeError(f"schema/engine-rules.json: no release follows rule set {rule_set.id}")
+    return rules.version_following(rule_set.id)
 
 
 def _differences(recording: VectorFile, kit: dict[str, tuple[int, ...]]) -> tuple[Difference, ...]:
@@ -121,6 +117,42 @@ def _differences(recording: VectorFile, kit: dict[str, tuple[int, ...]]) -> tupl
             if recorded != mine:
                 found.append(Difference(probe.id, column, recorded, mine))
     return tuple(found)
+
+
+def store(path: Path, verdict: Verdict, root: Path, recorded_by: str, when: str) -> Path:
+    """Store the agreeing recording verbatim under ``golden/recorded/admitted/<v>/`` with ``provenance.json``
+    (who recorded it, its SHA-256, the rule set it shows); the kit vouches for that release from then on."""
+    import hashlib
+    import json
+
+    from contract.core.stagedfile import write_atomic
+    from contract.golden import admitted
+
+    if not verdict.agrees:
+        raise AdmissionError(f"{path}: not stored: it disagrees with the kit")
+    data = read_capped(path, MAX_BYTES)
+    if data is None:
+        raise AdmissionError(f"{path}: larger than {MAX_BYTES} bytes")
+    version = verdict.recording.engine_version
+    target = admitted.directory(version, root / "golden")
+    target.mkdir(parents=True, exist_ok=True)
+    stored = target / f"{verdict.recording.schema}.engine-{version}.json"
+    write_atomic(stored, data)
+    table_unknown = [] if not verdict.known_release else list(rules.release(version).unknown)
+    provenance = {
+        "engineVersion": version,
+        "schema": verdict.recording.schema,
+        "file": stored.name,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "recordedBy": recorded_by,
+        "admitted": when,
+        "ruleSet": verdict.rule_set.id,
+        "unknownRules": table_unknown if verdict.telling else ["castling", "enPassant"],
+        "rulesShown": verdict.rules_text(),
+        "probes": len(verdict.recording.probes),
+    }
+    write_atomic(target / admitted.PROVENANCE, json.dumps(provenance, indent=2) + "\n")
+    return stored
 
 
 def admit(path: Path) -> Verdict:

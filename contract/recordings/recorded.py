@@ -62,7 +62,8 @@ def recorded_corpora(root: Path) -> tuple[list[VectorFile], list[str]]:
     directory = root / RECORDED_DIR
     if not directory.is_dir():
         return corpora, [f"{RECORDED_DIR}: missing"]
-    for path in sorted(directory.glob("*.json")):
+    # the engine's goldens, then releases admitted by their recording (golden admit --write)
+    for path in [*sorted(directory.glob("*.json")), *sorted(directory.glob("admitted/*/*.engine-*.json"))]:
         name = path.relative_to(root).as_posix()
         try:  # a regular file (a FIFO is a problem, never waited on), read up to a cap
             data = read_capped(path, FILE_LIMIT)
@@ -127,8 +128,15 @@ def recordings(root: Path) -> tuple[list[Recording], tuple[str, ...], list[str]]
         if corpus.columns != feature_schemas()[corpus.schema].columns:
             problems.append(f"{corpus.name}: columns differ from the registry's {corpus.schema} columns")
             continue
-        found.extend(Recording(f"engine {corpus.engine_version}", corpus.name, corpus.schema, p.id, p.fen,
-                               p.side, p.bits()) for p in corpus.probes.values())
+        admitted = "/admitted/" in corpus.name
+        follows = None
+        if admitted:  # compared under the rule set its admission recorded (golden admit --write)
+            follows = _admitted_rules(root, corpus, problems)
+            if follows is None:
+                continue
+        found.extend(Recording(f"engine {corpus.engine_version}{' (admitted)' if admitted else ''}", corpus.name,
+                               corpus.schema, p.id, p.fen, p.side, p.bits(), follows)
+                     for p in corpus.probes.values())
     newest, newest_files, refused = _newest(root, problems)
     found.extend(newest)
     files.extend(newest_files)
@@ -150,6 +158,23 @@ def recordings(root: Path) -> tuple[list[Recording], tuple[str, ...], list[str]]
                 found.append(Recording(enginelive.RECORDER, enginelive.VECTORS_FILE, schema,
                                        str(position.probe_id), position.fen, position.side, bits))
     return found, tuple(files), problems
+
+
+def _admitted_rules(root: Path, corpus: VectorFile, problems: list[str]) -> str | None:
+    """A table version following the rule set admitted release ``corpus.engine_version`` showed."""
+    from contract.features import rules
+    from contract.golden import admitted
+
+    doc = admitted.provenance(corpus.engine_version, root / "golden")
+    rule_set = doc.get("ruleSet") if doc is not None else None
+    if not isinstance(rule_set, str):
+        problems.append(f"{corpus.name}: no readable {admitted.PROVENANCE} naming its engine version and rule set")
+        return None
+    try:
+        return rules.version_following(rule_set)
+    except rules.UnknownEngineError as exc:
+        problems.append(f"{corpus.name}: {exc}")
+        return None
 
 
 def _refused_agrees(name: str, label: str, fen: str) -> list[str]:

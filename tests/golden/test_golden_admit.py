@@ -71,3 +71,33 @@ def test_a_release_the_kit_does_not_know_is_compared_under_every_rule_set(
     assert code == 0
     assert "(engine 0.14.0 is not in the kit's table)" in out
     assert "vouches only for its 27 probes" in out
+
+
+def test_write_stores_the_recording_verbatim_and_golden_check_then_compares_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    from contract.golden import admitted
+    from contract.recordings.recorded import recordings
+
+    root = tmp_path / "repo"
+    shutil.copytree(ROOT / "golden" / "recorded", root / "golden" / "recorded")
+    doc = json.loads(REAL.read_text(encoding="utf-8"))
+    doc["engineVersion"] = "0.14.0"
+    source = tmp_path / "golden-engine-0.14.0.json"
+    source.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["admit", str(source), "--write"]) == 2  # --recorded-by is required
+    from contract.cli import golden as cli
+
+    code = cli.run_admit(str(source), root, True, "a test's renamed 0.12.0 golden")
+    out, _err = capsys.readouterr()
+    assert code == 0, out
+    stored = root / "golden" / "recorded" / "admitted" / "0.14.0" / "rich-9-v1.engine-0.14.0.json"
+    assert stored.read_bytes() == source.read_bytes()
+    provenance = admitted.provenance("0.14.0", root / "golden")
+    assert provenance is not None
+    assert provenance["recordedBy"] == "a test's renamed 0.12.0 golden"
+    assert provenance["ruleSet"] == "engine-0.12.0"
+    found, files, _problems = recordings(root)
+    assert "golden/recorded/admitted/0.14.0/rich-9-v1.engine-0.14.0.json" in files
+    assert sum(1 for r in found if r.recorder == "engine 0.14.0 (admitted)") == 27

@@ -79,6 +79,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                             " all are bit-identical")
     sub.add_parser("check", parents=[late],
                    help="fail if the corpus differs from its generators, its schemas or a recording")
+    adm = sub.add_parser("admit", parents=[late],
+                         help="compare a recording of an engine release with the kit's vectors for it, bit for bit")
+    adm.add_argument("file", metavar="FILE", help="a recording in the engine goldens format (golden-engine-<v>.json)")
+    adm.add_argument("--write", action="store_true",
+                     help="in a checkout: store an agreeing recording verbatim under golden/recorded/admitted/")
+    adm.add_argument("--recorded-by", metavar="TEXT", help="who recorded FILE, and how (required with --write)")
     rep = sub.add_parser("report", parents=[late], help="write a static HTML page of every probe")
     rep.add_argument("--output", metavar="DIR", required=True, help="directory to write index.html into")
     parser.set_defaults(handler=run, parser=parser)
@@ -273,8 +279,60 @@ def _root(args: argparse.Namespace) -> Path:
     return corpus.find_root(None)  # refused, naming the current directory
 
 
+def run_admit(file: str, root: Path, write: bool, recorded_by: str | None) -> int:
+    """``golden admit FILE``: 0 every value agrees, 1 naming each difference, 2 for no such recording."""
+    from contract.golden import admission
+
+    if write and (recorded_by is None or not recorded_by.strip()):
+        print(console_text(f"{PROG} golden admit: --write needs --recorded-by TEXT (who recorded FILE, and how)"),
+              file=sys.stderr)
+        return EXIT_USAGE
+    if write and is_installed_data(root):
+        print(console_text(f"{PROG} golden admit --write: {root} is the installed kit's corpus, which is read-only;"
+                           " --write runs in a dicechess-contract checkout"), file=sys.stderr)
+        return EXIT_USAGE
+
+    try:
+        verdict = admission.admit(Path(file))
+    except admission.AdmissionError as exc:
+        print(console_text(f"{PROG} golden admit: {exc}"), file=sys.stderr)
+        return EXIT_USAGE
+    recording = verdict.recording
+    under = (f"engine {recording.engine_version}'s rules" if verdict.known_release
+             else f"rule set {verdict.rule_set.id} (engine {recording.engine_version} is not in the kit's table)")
+    _say(f"{file}: {recording.schema}, engine {recording.engine_version}, {len(recording.probes)} probes,"
+         f" compared under {under}")
+    _say(f"rules: {verdict.rules_text()}")
+    if verdict.differences:
+        for difference in verdict.differences:
+            _say(f"DRIFT {recording.schema}: {difference.text()}")
+        _say(f"golden admit: {len(verdict.differences)} value(s) differ from the kit's; engine"
+             f" {recording.engine_version} is not admitted")
+        return EXIT_FAILED
+    _say(f"golden admit: all {len(recording.probes) * len(recording.columns)} values agree bit for bit")
+    if write:
+        import datetime
+
+        when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        try:
+            stored = admission.store(Path(file), verdict, root, str(recorded_by), when)
+        except (admission.AdmissionError, OSError) as exc:
+            print(console_text(f"{PROG} golden admit --write: {exc}"), file=sys.stderr)
+            return EXIT_FAILED
+        _say(f"golden admit: stored {stored} with provenance; the kit vouches for engine {recording.engine_version}"
+             f" {recording.schema} from now on")
+    return EXIT_OK
+
+
 def run(args: argparse.Namespace) -> int:
     command = args.golden_command
+    if command == "admit":
+        try:
+            admit_root = _root(args)
+        except CorpusError as exc:
+            print(console_text(f"{PROG} golden: {exc}"), file=sys.stderr)
+            return EXIT_USAGE
+        return run_admit(args.file, admit_root, args.write, args.recorded_by)
     if command == "regenerate" and args.accept_drift is not None and not args.accept_drift.strip():
         args.parser.error("--accept-drift needs a non-blank REASON")
     try:

@@ -31,7 +31,6 @@ from contract.core.resources import golden_dir
 from contract.features import backend
 from contract.features.dfen import parse_fen
 from contract.features.extractors import EXTRACTORS
-from contract.features.position import Position
 from contract.recordings import enginelive
 
 ENGINE_README = "golden/recorded/engine-live/README.md"
@@ -60,7 +59,7 @@ def _timed(clock: Callable[[], int], work: Callable[[], object]) -> tuple[float,
     return (clock() - start) / 1e9, result
 
 
-def _python_run(function: Callable[[Position, bool], object], rows: list[tuple[str, str]]) -> Callable[[], object]:
+def _python_run(function: Callable[..., object], rows: list[tuple[str, str]]) -> Callable[[], object]:
     positions = [parse_fen(fen) for fen, _side in rows]  # fresh objects: nothing memoised between runs
     return lambda: [function(p, side == "w") for p, (_fen, side) in zip(positions, rows, strict=True)]
 

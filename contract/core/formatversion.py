@@ -38,6 +38,7 @@ _SEMVER: Final = re.compile(r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)
 # the file changes (docs/versioning.md says how), regenerate, and list the change in CHANGELOG.md.
 VERSIONS: Final[Mapping[str, str]] = MappingProxyType({
     "feature-schemas": "1.0.0",
+    "engine-rules": "1.0.0",
     "check-table": "1.3.0",
     "pairjudge-check-table": "1.0.0",
     "manifest-fields": "1.0.0",

@@ -27,7 +27,8 @@ MAX_GOLDEN_BYTES = 4 << 20
 @cache
 def _recorded_goldens(root: Path) -> frozenset[tuple[str, str]]:
     found: set[tuple[str, str]] = set()
-    for path in sorted((root / "recorded").glob("*.json")):
+    recorded = root / "recorded"  # the engine's goldens, and releases admitted by golden admit --write
+    for path in [*sorted(recorded.glob("*.json")), *sorted(recorded.glob("admitted/*/*.engine-*.json"))]:
         try:
             if path.stat().st_size > MAX_GOLDEN_BYTES:
                 continue

@@ -11,6 +11,7 @@ import chess
 from contract.features.capture import capture_count
 from contract.features.movegen import count_piece_moves, is_attacked, squares
 from contract.features.position import KING, PAWN, PIECE_TYPES, QUEEN, Position
+from contract.features.rules import RuleSet
 
 KING_EXPOSURE_PENALTY = 2000
 
@@ -51,20 +52,21 @@ def material(position: Position, colour: bool) -> list[int]:
     return [p, n, b, r, q, p + 3 * n + 3 * b + 5 * r + 9 * q, total]
 
 
-def moves_per_type(position: Position, colour: bool) -> list[int]:
-    """Pseudo-legal move counts ``[_, P, N, B, R, Q, K]`` of ``colour`` (castling in the king's count)."""
+def moves_per_type(position: Position, colour: bool, rules: RuleSet | None = None) -> list[int]:
+    """Pseudo-legal move counts ``[_, P, N, B, R, Q, K]`` of ``colour`` (castling in the king's count),
+    under ``rules`` (``None`` = the kit's default release)."""
     cache = position.cache()
-    key = ("moves", colour)
+    key = ("moves", colour, None if rules is None else rules.id)
     counts = cache.get(key)
     if counts is None:
         counts = count_piece_moves(position.boards[colour], position.boards[not colour], colour,
-                                   position.castling, position.ep)
+                                   position.castling, position.ep, rules)
         cache[key] = counts
     return counts
 
 
-def mobility(position: Position, colour: bool) -> int:
-    return sum(moves_per_type(position, colour))
+def mobility(position: Position, colour: bool, rules: RuleSet | None = None) -> int:
+    return sum(moves_per_type(position, colour, rules))
 
 
 def king_safety(position: Position, colour: bool) -> int:

@@ -22,8 +22,10 @@ from contract.core.refusal import refusal
 from contract.features import backend, blocks
 from contract.features.dfen import parse_fen, side_from_text
 from contract.features.position import PIECE_TYPES, Position
+from contract.features.rules import RuleSet, for_engine
 
 Color = bool
+Extractor = Callable[[Position, Color, RuleSet | None], Sequence[float] | np.ndarray]
 _F32 = np.float32
 _FIVE = np.float32(5.0)
 
@@ -42,54 +44,54 @@ def _probability(count: int) -> float:
     return _PROBABILITY[count]
 
 
-def material_7(position: Position, color: Color) -> list[float]:
+def material_7(position: Position, color: Color, rules: RuleSet | None = None) -> list[float]:
     return [float(v) for v in blocks.material(position, color)]
 
 
-def rich_9(position: Position, color: Color) -> list[float]:
-    out = material_7(position, color)
-    out.append(float(blocks.mobility(position, color) - blocks.mobility(position, not color)))
+def rich_9(position: Position, color: Color, rules: RuleSet | None = None) -> list[float]:
+    out = material_7(position, color, rules)
+    out.append(float(blocks.mobility(position, color, rules) - blocks.mobility(position, not color, rules)))
     out.append(float(blocks.king_safety(position, color) - blocks.king_safety(position, not color)))
     return out
 
 
-def rich_pdi_11(position: Position, color: Color) -> list[float]:
-    out = rich_9(position, color)
+def rich_pdi_11(position: Position, color: Color, rules: RuleSet | None = None) -> list[float]:
+    out = rich_9(position, color, rules)
     out += [_pdi(blocks.piece_diversity(position, color)), _pdi(blocks.piece_diversity(position, not color))]
     return out
 
 
-def kcp_13(position: Position, color: Color) -> list[float]:
-    out = rich_9(position, color)
+def kcp_13(position: Position, color: Color, rules: RuleSet | None = None) -> list[float]:
+    out = rich_9(position, color, rules)
     out += [_probability(count) for count in blocks.capture_block(position, color)]
     return out
 
 
-def kcp_mobility_27(position: Position, color: Color) -> list[float]:
-    out = kcp_13(position, color)
-    own = blocks.moves_per_type(position, color)
-    opp = blocks.moves_per_type(position, not color)
+def kcp_mobility_27(position: Position, color: Color, rules: RuleSet | None = None) -> list[float]:
+    out = kcp_13(position, color, rules)
+    own = blocks.moves_per_type(position, color, rules)
+    opp = blocks.moves_per_type(position, not color, rules)
     out += [float(own[t]) for t in PIECE_TYPES] + [float(opp[t]) for t in PIECE_TYPES]
     out += [_pdi(blocks.piece_diversity(position, color)), _pdi(blocks.piece_diversity(position, not color))]
     return out
 
 
-def kcp_mobility_pawns_31(position: Position, color: Color) -> list[float]:
-    out = kcp_mobility_27(position, color)
+def kcp_mobility_pawns_31(position: Position, color: Color, rules: RuleSet | None = None) -> list[float]:
+    out = kcp_mobility_27(position, color, rules)
     own_count, own_best = blocks.passed_pawns(position, color)
     opp_count, opp_best = blocks.passed_pawns(position, not color)
     out += [float(own_count), float(opp_count), float(own_best), float(opp_best)]
     return out
 
 
-def raw_board_768(position: Position, color: Color) -> np.ndarray:
+def raw_board_768(position: Position, color: Color, rules: RuleSet | None = None) -> np.ndarray:
     vec = np.zeros(registry.get("raw-board-768-v1").width, dtype=_F32)
     vec[blocks.raw_board_indices(position, color)] = 1.0
     return vec
 
 
 # engineExtractor name (as in the registry) -> function filling the vector.
-EXTRACTORS: dict[str, Callable[[Position, Color], Sequence[float] | np.ndarray]] = {
+EXTRACTORS: dict[str, Extractor] = {
     "OnnxFeatures": material_7,
     "RichFeatures": rich_9,
     "RichPdiFeatures": rich_pdi_11,
@@ -121,10 +123,10 @@ def schema(schema_id: str) -> registry.FeatureSchema:
     return schemas[schema_id]
 
 
-_BOUND: dict[str, tuple[int, Callable[[Position, Color], Sequence[float] | np.ndarray]]] = {}
+_BOUND: dict[str, tuple[int, Extractor]] = {}
 
 
-def _extractor(schema_id: str) -> tuple[int, Callable[[Position, Color], Sequence[float] | np.ndarray]]:
+def _extractor(schema_id: str) -> tuple[int, Extractor]:
     bound = _BOUND.get(schema_id) if isinstance(schema_id, str) else None
     if bound is not None:
         return bound
@@ -159,19 +161,41 @@ def _require_position(position: object) -> None:
         raise TypeError(f"expected a Position from parse_fen, not {type(position).__name__}{hint}")
 
 
-def extract(schema_id: str, position: Position, color: object) -> np.ndarray:
-    """The ``schema_id`` vector of ``position`` from ``color``'s perspective: float32 ``[width]``."""
+def _rules(engine_version: str | None) -> RuleSet | None:
+    """The rule set of ``engine_version``; ``None`` for the default release (the generator's default)."""
+    return None if engine_version is None else for_engine(engine_version)
+
+
+def _code(schema_id: str) -> tuple[backend.Backend, int | None]:
+    accelerator = backend.active()
+    return accelerator, accelerator.code(schema_id)
+
+
+def _rules_matter(position: Position, rules: RuleSet | None) -> bool:
+    """Whether ``rules`` change ``position``'s vectors: the accelerator implements one rule set (the
+    default release's, ``native`` in schema/engine-rules.json), and the rules differ only in pseudo-legal
+    move counts, so a position whose counts agree under both is extracted by the accelerator, any other by
+    the Python reference under ``rules``."""
+    if rules is None or rules.native:
+        return False
+    return any(blocks.moves_per_type(position, colour, rules) != blocks.moves_per_type(position, colour)
+               for colour in (True, False))
+
+
+def extract(schema_id: str, position: Position, color: object, *, engine_version: str | None = None) -> np.ndarray:
+    """The ``schema_id`` vector of ``position`` from ``color``'s perspective: float32 ``[width]``, as
+    engine ``engine_version`` computes it (``None``: the kit's default release; :mod:`.rules`)."""
     width, function = _extractor(schema_id)
     _require_position(position)
     colour = color if color is True or color is False else _color(color)
-    accelerator = backend.active()
-    code = accelerator.code(schema_id)
-    if code is not None:
+    rules = _rules(engine_version)
+    accelerator, code = _code(schema_id)
+    if code is not None and not _rules_matter(position, rules):
         matrix, status = backend.positions(accelerator, code, [position], b"\x01" if colour else b"\x00")
         if not status[0]:
             row: np.ndarray = matrix[0]
             return row
-    values = function(position, colour)
+    values = function(position, colour, rules)
     if isinstance(values, np.ndarray):
         if values.shape != (width,):
             raise RuntimeError(f"extractor for '{schema_id}' produced {values.shape}, registry says {width}")
@@ -181,8 +205,10 @@ def extract(schema_id: str, position: Position, color: object) -> np.ndarray:
     return np.array(values, dtype=_F32)
 
 
-def extract_batch(schema_id: str, items: Iterable[tuple[Position, object]]) -> np.ndarray:
-    """Vectors for ``[(position, color), ...]`` as float32 ``[n, width]``.
+def extract_batch(schema_id: str, items: Iterable[tuple[Position, object]], *,
+                  engine_version: str | None = None) -> np.ndarray:
+    """Vectors for ``[(position, color), ...]`` as float32 ``[n, width]``, as engine ``engine_version``
+    computes them (``None``: the kit's default release).
 
     With the native accelerator (:mod:`contract.features.backend`) the whole batch is one call that
     releases the GIL; a position it does not take (boards that are not a consistent 64-bit placement)
@@ -198,22 +224,24 @@ def extract_batch(schema_id: str, items: Iterable[tuple[Position, object]]) -> n
         _require_position(position)
         positions.append(position)
         colours.append(_color(color))
-    accelerator = backend.active()
-    code = accelerator.code(schema_id)
+    rules = _rules(engine_version)
+    accelerator, code = _code(schema_id)
     if code is None:
         out = np.empty((len(pairs), width), dtype=_F32)
         pending: Iterable[int] = range(len(pairs))
     else:  # one native call for the batch; what it leaves (status 1) is filled below, in Python
         out, status = backend.positions(accelerator, code, positions, bytes(colours))
-        pending = np.flatnonzero(status).tolist()
+        pending = [i for i in range(len(pairs)) if status[i] or _rules_matter(positions[i], rules)]
     for i in pending:
-        _fill(out[i], width, function(positions[i], bool(colours[i])), schema_id)
+        _fill(out[i], width, function(positions[i], bool(colours[i]), rules), schema_id)
     return out
 
 
-def extract_fen(schema_id: str, fen: str, side: str | bool | None = None) -> np.ndarray:
-    """Parse ``fen`` and extract for ``side`` (``'w'``/``'b'`` or a chess colour; ``None`` = the FEN's side to move)."""
+def extract_fen(schema_id: str, fen: str, side: str | bool | None = None, *,
+                engine_version: str | None = None) -> np.ndarray:
+    """Parse ``fen`` and extract for ``side`` (``'w'``/``'b'`` or a chess colour; ``None`` = the FEN's side to move),
+    as engine ``engine_version`` computes it (``None``: the kit's default release)."""
     _width, _function = _extractor(schema_id)  # unknown schema before a bad FEN, like the engine
     position = parse_fen(fen)
     color = position.turn if side is None else side_from_text(side)
-    return extract(schema_id, position, color)
+    return extract(schema_id, position, color, engine_version=engine_version)

@@ -14,9 +14,12 @@ Low-level functions take one side's boards as a 7-item sequence ``(occupancy, P,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import chess
 
+if TYPE_CHECKING:
+    from contract.features.rules import RuleSet
 from contract.features.position import (
     BISHOP,
     CASTLE_K,
@@ -111,7 +114,8 @@ def is_attacked(side: Sequence[int], colour: bool, square: int, occupied: int) -
 
 
 # -- generation (spec §5.1) --------------------------------------------------------------------
-def _pawn_moves(own: Sequence[int], opp: Sequence[int], colour: bool, ep: int, out: list[int]) -> None:
+def _pawn_moves(own: Sequence[int], opp: Sequence[int], colour: bool, ep: int, out: list[int],  # noqa: PLR0917
+                ep_onto_any: bool = True) -> None:
     occupied = own[0] | opp[0]
     enemy = opp[0]
     enemy_kings = opp[KING]
@@ -119,7 +123,7 @@ def _pawn_moves(own: Sequence[int], opp: Sequence[int], colour: bool, ep: int, o
         push, east, west, last, double_rank, ep_rank = 8, 9, 7, BB_RANK_8, BB_RANK_3, BB_RANK_6
     else:
         push, east, west, last, double_rank, ep_rank = -8, -7, -9, BB_RANK_1, BB_RANK_6, BB_RANK_3
-    ep_squares = squares(ep & ep_rank)
+    ep_squares = squares(ep & ep_rank if ep_onto_any else ep & ep_rank & ~occupied)
     for frm in squares(own[PAWN]):
         to = frm + push
         if 0 <= to < 64 and not occupied >> to & 1:
@@ -156,11 +160,12 @@ def _castle_moves(own: Sequence[int], occupied: int, colour: bool, castling: int
 
 
 def generate_piece_moves(own: Sequence[int], opp: Sequence[int], colour: bool, ptype: int,  # noqa: PLR0917
-                         castling: int, ep: int) -> list[int]:
-    """``generatePieceMoves``: the pseudo-legal moves of ``colour``'s pieces of ``ptype``, engine order."""
+                         castling: int, ep: int, rules: RuleSet | None = None) -> list[int]:
+    """``generatePieceMoves``: the pseudo-legal moves of ``colour``'s pieces of ``ptype``, engine order,
+    under ``rules`` (:mod:`contract.features.rules`; ``None`` = the kit's default release)."""
     out: list[int] = []
     if ptype == PAWN:
-        _pawn_moves(own, opp, colour, ep, out)
+        _pawn_moves(own, opp, colour, ep, out, rules is None or rules.ep_onto_any)
         return out
     occupied = own[0] | opp[0]
     not_own = ~own[0]
@@ -183,21 +188,26 @@ def generate_piece_moves(own: Sequence[int], opp: Sequence[int], colour: bool, p
             to = low.bit_length() - 1
             targets ^= low
             out.append(to | base | (CAPTURE << 12) if enemy & low else to | base)
-        if ptype == KING:
+        if ptype == KING and (rules is None or rules.castle_per_king):
             _castle_moves(own, occupied, colour, castling, out)
+    if ptype == KING and rules is not None and not rules.castle_per_king:
+        _castle_moves(own, occupied, colour, castling, out)  # castling once per side, after the king loop
     return out
 
 
-def generate_all_moves(own: Sequence[int], opp: Sequence[int], colour: bool, castling: int, ep: int) -> list[int]:
+def generate_all_moves(own: Sequence[int], opp: Sequence[int], colour: bool, castling: int, ep: int,  # noqa: PLR0917
+                       rules: RuleSet | None = None) -> list[int]:
     """``generateAllMoves``: P, N, B, R, Q, K moves regardless of dice, castling included."""
     out: list[int] = []
     for ptype in PIECE_TYPES:
-        out += generate_piece_moves(own, opp, colour, ptype, castling, ep)
+        out += generate_piece_moves(own, opp, colour, ptype, castling, ep, rules)
     return out
 
 
-def count_piece_moves(own: Sequence[int], opp: Sequence[int], colour: bool, castling: int, ep: int) -> list[int]:
-    """Number of pseudo-legal moves per piece type ``[_, P, N, B, R, Q, K]`` (mobility), by bit counting.
+def count_piece_moves(own: Sequence[int], opp: Sequence[int], colour: bool, castling: int, ep: int,  # noqa: PLR0917
+                      rules: RuleSet | None = None) -> list[int]:
+    """Number of pseudo-legal moves per piece type ``[_, P, N, B, R, Q, K]`` (mobility), by bit counting,
+    under ``rules`` (``None`` = the kit's default release).
 
     Equal to ``len(generate_piece_moves(...))`` for each type (tested)."""
     occupied = own[0] | opp[0]
@@ -227,7 +237,7 @@ def count_piece_moves(own: Sequence[int], opp: Sequence[int], colour: bool, cast
         for caps in (east, west):
             n += (caps & ~last).bit_count() + (caps & kings_last).bit_count()
             n += 4 * (caps & last & ~kings_last).bit_count()
-        eps = ep & ep_rank
+        eps = ep & ep_rank if rules is None or rules.ep_onto_any else ep & ep_rank & ~occupied
         while eps:
             low = eps & -eps
             n += (PAWN_ATTACKS[not colour][low.bit_length() - 1] & pawns).bit_count()
@@ -245,15 +255,18 @@ def count_piece_moves(own: Sequence[int], opp: Sequence[int], colour: bool, cast
     if kings:
         castles: list[int] = []
         _castle_moves(own, occupied, colour, castling, castles)
+        per_king = len(castles) if rules is None or rules.castle_per_king else 0
         for frm in kings:
-            counts[KING] += (KING_ATTACKS[frm] & not_own).bit_count() + len(castles)
+            counts[KING] += (KING_ATTACKS[frm] & not_own).bit_count() + per_king
+        counts[KING] += len(castles) - per_king  # once per side under the per-side rule
     return counts
 
 
 # -- make-move (spec §5.6) ---------------------------------------------------------------------
-def make_move(own: Sequence[int], opp: Sequence[int], colour: bool, castling: int, ep: int, move: int  # noqa: PLR0917
-              ) -> tuple[list[int], list[int], int, int, bool]:
-    """Apply ``move`` for ``colour``. Returns ``(own', opp', castling', ep', reset_clock)``.
+def make_move(own: Sequence[int], opp: Sequence[int], colour: bool, castling: int, ep: int, move: int,  # noqa: PLR0917
+              rules: RuleSet | None = None) -> tuple[list[int], list[int], int, int, bool]:
+    """Apply ``move`` for ``colour``. Returns ``(own', opp', castling', ep', reset_clock)``. Under the
+    ``onto-empty`` en-passant rule only an en-passant capture drops the target square it lands on.
 
     ``reset_clock`` is true for a pawn move or any capture (en passant included)."""
     own2 = list(own)
@@ -296,7 +309,8 @@ def make_move(own: Sequence[int], opp: Sequence[int], colour: bool, castling: in
                 own2[ROOK] ^= (1 << rook_sq) | (1 << rook_to)
                 own2[0] ^= (1 << rook_sq) | (1 << rook_to)
     # en-passant set (squares off the board, from pawns on a back rank of a malformed FEN, are no-ops)
-    ep &= ~to_bit
+    if rules is None or rules.ep_onto_any or flag == EN_PASSANT:
+        ep &= ~to_bit
     if mover == PAWN and flag != DOUBLE_PUSH and 0 <= frm + behind < 64:
         ep &= ~(1 << (frm + behind))
     if captured == PAWN and 0 <= to - behind < 64:

@@ -27,8 +27,8 @@ from contract.golden.corpus import read_file
 MANIFEST_SCHEMA = "manifest-{version}"
 REGISTRY = "schema/feature-schemas.json"
 # The hand-written data files under schema/ (not generated, not under golden/), each with its schema.
-SCHEMA_DATA: tuple[str, ...] = (REGISTRY, "schema/check-table.json", "schema/pairjudge-check-table.json",
-                                 "schema/manifest-fields.json")
+SCHEMA_DATA: tuple[str, ...] = (REGISTRY, "schema/engine-rules.json", "schema/check-table.json",
+                                 "schema/pairjudge-check-table.json", "schema/manifest-fields.json")
 # glob over repo-relative paths -> schema name (schema/<name>.schema.json); first match wins.
 CORPUS_SCHEMAS: tuple[tuple[str, str], ...] = (
     ("golden/probes.json", "probes"),
@@ -45,6 +45,7 @@ CORPUS_SCHEMAS: tuple[tuple[str, str], ...] = (
     ("golden/conformance/tensor-contract.json", "conformance-tensor-contract"),
     ("golden/divergences.json", "conformance-divergences"),
     (REGISTRY, "feature-schemas"),
+    ("schema/engine-rules.json", "engine-rules"),
     ("schema/check-table.json", "check-table"),
     ("schema/pairjudge-check-table.json", "check-table"),
     ("schema/manifest-fields.json", "manifest-fields"),

@@ -83,6 +83,47 @@ def _position(line: bytes, where: str, probes_only: bool) -> LivePosition | None
     return LivePosition(label, _text(doc, "fen", where), side, bits)
 
 
+def read_any(path: Path, name: str, *, gzipped: bool, field: str = "vectors"
+             ) -> tuple[tuple[LivePosition, ...], list[tuple[str, str]]]:
+    """Every position of a recording whose vectors are under ``field`` (engine-newest's ``edge-cases.jsonl``
+    keeps them under ``newest``, plain JSON Lines), and the (label, FEN) of each position whose every value is
+    a refusal text (``PARSE-ERROR:…``) rather than a vector."""
+    if gzipped:
+        data = read_capped(path, name, MAX_BYTES, LiveRecordingError)
+    else:
+        try:
+            with path.open("rb") as handle:
+                data = handle.read(MAX_BYTES + 1)
+        except OSError as exc:
+            raise LiveRecordingError(f"{name}: cannot be read: {exc.strerror or exc}") from None
+        if len(data) > MAX_BYTES:
+            raise LiveRecordingError(f"{name}: larger than {MAX_BYTES} bytes")
+    positions: list[LivePosition] = []
+    refused: list[tuple[str, str]] = []
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        where = f"{name}: line {number}"
+        doc = parse_object(line, where, MAX_BYTES, LiveRecordingError)
+        vectors = doc.get(field)
+        if isinstance(vectors, dict) and vectors and all(isinstance(v, str) and v.startswith("PARSE-ERROR:")
+                                                         for v in vectors.values()):
+            refused.append((_text(doc, "label", where), _text(doc, "fen", where)))
+            continue
+        position = _position(line if field == "vectors" else _renamed(doc, field), where, False)
+        if position is not None:
+            positions.append(position)
+    if not positions:
+        raise LiveRecordingError(f"{name}: no position recorded")
+    return tuple(positions), refused
+
+
+def _renamed(doc: Mapping[str, object], field: str) -> bytes:
+    import json
+
+    return json.dumps({**doc, "vectors": doc.get(field)}).encode()
+
+
 def read(path: Path, name: str = VECTORS_FILE, *, probes_only: bool = False) -> tuple[LivePosition, ...]:
     """Every position of the recording at ``path`` (``name`` is how messages call it); only the golden
     probes' (``probe <id>`` labels) with ``probes_only``."""

@@ -39,6 +39,8 @@ class Recording:
     fen: str
     side: str
     bits: tuple[int, ...]
+    # the engine version (contract.features.rules) whose rules the recorder follows; None = the kit's default
+    engine_version: str | None = None
 
     def value(self, index: int) -> float:
         return float(np.uint32(self.bits[index]).view(np.float32))
@@ -60,7 +62,8 @@ def recorded_corpora(root: Path) -> tuple[list[VectorFile], list[str]]:
     directory = root / RECORDED_DIR
     if not directory.is_dir():
         return corpora, [f"{RECORDED_DIR}: missing"]
-    for path in sorted(directory.glob("*.json")):
+    # the engine's goldens, then releases admitted by their recording (golden admit --write)
+    for path in [*sorted(directory.glob("*.json")), *sorted(directory.glob("admitted/*/*.engine-*.json"))]:
         name = path.relative_to(root).as_posix()
         try:  # a regular file (a FIFO is a problem, never waited on), read up to a cap
             data = read_capped(path, FILE_LIMIT)
@@ -79,6 +82,40 @@ def recorded_corpora(root: Path) -> tuple[list[VectorFile], list[str]]:
     return corpora, problems
 
 
+NEWEST_DIR = "golden/recorded/engine-newest"
+NEWEST_VECTORS = f"{NEWEST_DIR}/engine-vectors-default-seed20261130.jsonl.gz"
+NEWEST_EDGES = f"{NEWEST_DIR}/edge-cases.jsonl"
+NEWEST_PAIRS = f"{NEWEST_DIR}/probe-pairs-vectors.jsonl"
+NEWEST_RECORDER = "engine-newest (newest public sources, rebuilt; not a release)"
+NEWEST_RULES = "newest-sources"
+REFUSED_PREFIX = "PARSE-ERROR:"
+
+
+def _newest(root: Path, problems: list[str]) -> tuple[list[Recording], list[str], list[tuple[str, str, str]]]:
+    """engine-newest's vectors (all 2,114 positions and the edge positions, under the newest sources' rules),
+    and the edge positions it refused (file, label, FEN)."""
+    found: list[Recording] = []
+    files: list[str] = []
+    refused: list[tuple[str, str, str]] = []
+    for name, gzipped, field in ((NEWEST_VECTORS, True, "vectors"), (NEWEST_EDGES, False, "newest"),
+                                 (NEWEST_PAIRS, False, "vectors")):
+        try:
+            positions, refusals = enginelive.read_any(root / name, name, gzipped=gzipped, field=field)
+        except enginelive.LiveRecordingError as exc:
+            problems.append(str(exc))
+            continue
+        files.append(name)
+        refused.extend((name, label, fen) for label, fen in refusals)
+        for position in positions:
+            for schema, bits in position.bits.items():
+                if schema not in feature_schemas() or len(bits) != feature_schemas()[schema].width:
+                    problems.append(f"{name}: {position.label}: {schema}: not a registered schema's vector")
+                    continue
+                found.append(Recording(NEWEST_RECORDER, name, schema, position.probe_id or position.label,
+                                       position.fen, position.side, bits, NEWEST_RULES))
+    return found, files, refused
+
+
 def recordings(root: Path) -> tuple[list[Recording], tuple[str, ...], list[str]]:
     """Every recorded golden vector under ``root``, the files they came from, and the problems met."""
     corpora, problems = recorded_corpora(root)
@@ -91,8 +128,20 @@ def recordings(root: Path) -> tuple[list[Recording], tuple[str, ...], list[str]]
         if corpus.columns != feature_schemas()[corpus.schema].columns:
             problems.append(f"{corpus.name}: columns differ from the registry's {corpus.schema} columns")
             continue
-        found.extend(Recording(f"engine {corpus.engine_version}", corpus.name, corpus.schema, p.id, p.fen,
-                               p.side, p.bits()) for p in corpus.probes.values())
+        admitted = "/admitted/" in corpus.name
+        follows = None
+        if admitted:  # compared under the rule set its admission recorded (golden admit --write)
+            follows = _admitted_rules(root, corpus, problems)
+            if follows is None:
+                continue
+        found.extend(Recording(f"engine {corpus.engine_version}{' (admitted)' if admitted else ''}", corpus.name,
+                               corpus.schema, p.id, p.fen, p.side, p.bits(), follows)
+                     for p in corpus.probes.values())
+    newest, newest_files, refused = _newest(root, problems)
+    found.extend(newest)
+    files.extend(newest_files)
+    for name, label, fen in refused:
+        problems.extend(_refused_agrees(name, label, fen))
     try:
         live = enginelive.read(root / enginelive.VECTORS_FILE, probes_only=True)
     except enginelive.LiveRecordingError as exc:
@@ -111,11 +160,41 @@ def recordings(root: Path) -> tuple[list[Recording], tuple[str, ...], list[str]]
     return found, tuple(files), problems
 
 
+def _admitted_rules(root: Path, corpus: VectorFile, problems: list[str]) -> str | None:
+    """A table version following the rule set admitted release ``corpus.engine_version`` showed."""
+    from contract.features import rules
+    from contract.golden import admitted
+
+    doc = admitted.provenance(corpus.engine_version, root / "golden")
+    rule_set = doc.get("ruleSet") if doc is not None else None
+    if not isinstance(rule_set, str):
+        problems.append(f"{corpus.name}: no readable {admitted.PROVENANCE} naming its engine version and rule set")
+        return None
+    try:
+        return rules.version_following(rule_set)
+    except rules.UnknownEngineError as exc:
+        problems.append(f"{corpus.name}: {exc}")
+        return None
+
+
+def _refused_agrees(name: str, label: str, fen: str) -> list[str]:
+    """A problem when the kit reads a FEN the recording's engine refused (both must refuse)."""
+    from contract.features import FenError, parse_fen
+
+    try:
+        parse_fen(fen)
+    except FenError:
+        return []
+    return [f"{name}: {label}: the engine refused {fen!r}, the kit reads it"]
+
+
 def recorders_of(records: Iterable[Recording], corpus: VectorFile) -> dict[str, tuple[Recording, ...]]:
     """For each probe of the kit's ``corpus``: the recordings of exactly that vector (schema, id, FEN, side)."""
     by_probe: dict[str, list[Recording]] = {probe_id: [] for probe_id in corpus.probes}
     for record in records:
         probe = corpus.probes.get(record.probe)
+        if record.engine_version is not None:
+            continue  # recorded under another release's rules (golden check compares it under those)
         if record.schema == corpus.schema and probe is not None and (probe.fen, probe.side) == (record.fen,
                                                                                                 record.side):
             by_probe[record.probe].append(record)

@@ -41,7 +41,10 @@ def test_every_kit_vector_equals_its_engine_recording_and_none_is_kit_only() -> 
     assert agreement.kit_only == ()
     assert all(REBUILD in recorders for recorders in agreement.recorded_by.values())
     # the 798 live vectors and the 185 of the seven released-engine goldens (kcp-13 0.9.1: 27, 0.9.2: 23, 0.9.3: 27)
-    assert agreement.vectors == 798 + 108 + 27 + 23 + 27
+    assert agreement.vectors == 798 + 108 + 27 + 23 + 27 + 14872
+    # engine-newest: 2,114 positions x 7 schemas, 6 edge positions x 7 (2 refused by both), 16 probe pairs x 2
+    assert dict(agreement.by_rules) == {"engine-0.12.0": 798 + 108 + 27 + 23 + 27,
+                                        "newest-sources": 2114 * 7 + 6 * 7 + 16 * 2}
     assert f"golden/recorded/engine-live/{LIVE_NAME}" in agreement.files
 
 
@@ -148,5 +151,28 @@ def test_a_broken_live_recording_is_a_problem_of_compare_never_skipped(tmp_path:
     (root / "golden" / "recorded" / "engine-live").mkdir(parents=True)
     (root / enginelive.VECTORS_FILE).write_bytes(b"not gzip")
     agreement = recorded.compare(root, {})
-    assert len(agreement.problems) == 1
-    assert agreement.problems[0].startswith(f"{enginelive.VECTORS_FILE}: cannot be read as gzip")
+    live = [p for p in agreement.problems if p.startswith(enginelive.VECTORS_FILE)]
+    assert len(live) == 1
+    assert live[0].startswith(f"{enginelive.VECTORS_FILE}: cannot be read as gzip")
+    # the other recordings the kit carries are missing from this root: each is a problem, never skipped
+    assert len(agreement.problems) == 4
+    assert all("golden/recorded/engine-newest/" in p for p in agreement.problems if p not in live)
+
+
+def test_a_changed_engine_newest_value_disagrees_under_the_newest_rules(tmp_path: Path) -> None:
+    """issue 33: golden check compares engine-newest under the newest sources' rules; one changed recorded bit
+    pattern is a disagreeing cell naming the rule set (a copy is changed, never the vendored file)."""
+    import shutil
+
+    root = tmp_path / "repo"
+    shutil.copytree(ROOT / "golden" / "recorded", root / "golden" / "recorded")
+    edges = root / "golden" / "recorded" / "engine-newest" / "edge-cases.jsonl"
+    rows = [json.loads(line) for line in edges.read_text(encoding="utf-8").splitlines()]
+    two_kings = next(row for row in rows if row["label"] == "edge two-kings-castle-w")
+    assert two_kings["newest"]["rich-9-v1"][56:64] == "41500000"  # mobility_diff 13.0, recorded by engine-newest
+    vector = two_kings["newest"]["rich-9-v1"]
+    two_kings["newest"]["rich-9-v1"] = vector[:56] + "41600000" + vector[64:]
+    edges.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    agreement = recorded.compare(root, _committed_vectors())
+    assert [(c.schema, c.probe, c.column, c.old, c.new) for c in agreement.cells] == [
+        ("rich-9-v1 (edge-cases.jsonl; rules newest-sources)", "edge two-kings-castle-w", "mobility_diff", 14.0, 13.0)]

@@ -17,6 +17,7 @@ on the same object share their blocks (mobility, capture probabilities, …).
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import chess
@@ -61,10 +62,13 @@ class Position:
     ) -> None:
         if len(boards) != 2 or any(len(side) != 7 for side in boards):
             raise ValueError("boards must be two tuples of 7 bitboards (occupancy, P, N, B, R, Q, K)")
-        self.boards = (tuple(boards[0]), tuple(boards[1]))
+        # Integers of any integer type (numpy's included) are taken as Python ints, so the accelerator and the
+        # reference compute the same thing from them; anything that is no integer is a TypeError here, the
+        # README's promise for a position that is none (review 2026-12-04 L2).
+        self.boards = (tuple(map(operator.index, boards[0])), tuple(map(operator.index, boards[1])))
         self.turn = bool(turn)
-        self.castling = castling
-        self.ep = ep
+        self.castling = operator.index(castling)
+        self.ep = operator.index(ep)
         self.halfmove = halfmove
         self.fullmove = fullmove
         self.dice = tuple(dice)

@@ -400,3 +400,21 @@ def test_a_plain_dict_row_is_checked_as_any_mapping_is(row: dict[str, Any]) -> N
     from contract.features.rows import _row_error
 
     assert _row_error(row) == _row_error(MappingProxyType(row))
+
+
+def test_a_hand_made_position_of_numpy_integers_is_the_position_of_ints() -> None:
+    """Review 2026-12-04 L2: boards, castling and en passant of numpy integer types are taken as the same ints (the
+    reference raised OverflowError or AttributeError on them, the accelerator answered); what is no integer at all
+    is the TypeError the README promises."""
+    from contract.features.position import Position
+
+    good = parse_fen("r3k2r/pppq1ppp/8/3Pp3/8/8/PPPQ1PPP/R3K2R w KQkq e6")
+    numpy_boards = tuple(tuple(np.uint64(b) for b in side) for side in good.boards)
+    hand = Position(numpy_boards, True, np.int64(good.castling), np.uint64(good.ep))  # type: ignore[arg-type]
+    assert all(type(b) is int for side in hand.boards for b in side)
+    for schema in registry.schema_ids():
+        assert extract(schema, hand, True).tobytes() == extract(schema, good, True).tobytes(), schema
+    with pytest.raises(TypeError):
+        Position(((1.5,) * 7, (0,) * 7))  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Position(good.boards, True, "KQkq", good.ep)  # type: ignore[arg-type]

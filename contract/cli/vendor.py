@@ -1,7 +1,7 @@
 """``dicechess-contract vendor [--layout NAME|FILE.json] DIR`` / ``vendor --check [--json] DIR``.
 
 Exit 0 written / matches, 1 refused / differs (each file named), 2 usage. See
-:mod:`contract.core.vendoring`; every line printed is a text of ``schema/vendor-messages.json``.
+:mod:`contract.vendoring`; every line printed is a text of ``schema/vendor-messages.json``.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from contract import __version__
 from contract.cli.jsonoutput import print_document
 from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.refusal import Refusal
-from contract.core.vendoring import LOCK_NAME, Checked, check, vendor
-from contract.core.vendorlayout import KIT_LAYOUT, builtin_names
-from contract.core.vendormessages import say
+from contract.vendoring.layout import KIT_LAYOUT, builtin_names
+from contract.vendoring.messages import say
+from contract.vendoring.vendored import LOCK_NAME, Checked, check, vendor
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

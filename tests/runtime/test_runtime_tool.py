@@ -16,8 +16,8 @@ from contract import __version__
 from contract.cli import build_parser, main
 from contract.core.exitcodes import MEANINGS, ExitCode
 from contract.core.resources import data_root, golden_dir, schema_dir
-from contract.core.vendorfiles import contract_digests
-from contract.core.vendoring import LOCK_NAME
+from contract.vendoring.files import contract_digests
+from contract.vendoring.vendored import LOCK_NAME
 
 EXAMPLE = golden_dir() / "example-package"
 BUNDLE = golden_dir() / "recorded" / "pairjudge" / "bundles" / "lora-run" / "adapter"

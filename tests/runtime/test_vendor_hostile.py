@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from contract.cli import main
-from contract.core import vendoring
 from contract.core.refusal import Refusal
-from contract.core.vendoring import LOCK_NAME
+from contract.vendoring import vendored as vendoring
+from contract.vendoring.lock import MAX_LOCK_BYTES
+from contract.vendoring.vendored import LOCK_NAME
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
@@ -149,7 +150,7 @@ def test_a_huge_lock_is_refused_without_being_read(capsys: pytest.CaptureFixture
         handle.truncate(3 * 1024**3)  # sparse: 3 GiB of zeros, no disk used
     code, out = _run(capsys, "vendor", "--check", str(target))
     assert (code, out) == (1, f"vendor --check: {target / LOCK_NAME}: cannot be read as a lock file "
-                              f"(larger than {vendoring.MAX_LOCK_BYTES} bytes)\n")
+                              f"(larger than {MAX_LOCK_BYTES} bytes)\n")
 
 
 def test_a_big_vendored_file_is_hashed_in_chunks(capsys: pytest.CaptureFixture[str], tmp_path: Path,

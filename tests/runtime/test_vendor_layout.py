@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator
 from contract import __version__
 from contract.cli import main
 from contract.core.resources import data_root, schema_dir
-from contract.core.vendoring import LOCK_NAME
+from contract.vendoring.vendored import LOCK_NAME
 
 ROOT = data_root()
 SHARED_GOLDENS = ROOT.parent / "shared" / "reference" / "goldens"
@@ -288,7 +288,7 @@ def test_a_lock_whose_layout_the_kit_cannot_plan_names_every_file_in_one_line_ea
 def test_a_failed_first_vendor_beside_other_files_takes_back_what_it_wrote(capsys: pytest.CaptureFixture[str],
                                                                           tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    from contract.core import vendoring
+    from contract.vendoring import vendored as vendoring
 
     target = tmp_path / "fixtures"
     (target / "prerank").mkdir(parents=True)

@@ -1,6 +1,6 @@
 """Which kit files ``vendor`` writes where: the kit's own layout, or a layout file.
 
-The kit's own layout (``kit``, the default) is :mod:`contract.core.vendorfiles`: each file under its own
+The kit's own layout (``kit``, the default) is :mod:`contract.vendoring.files`: each file under its own
 name. Any other layout is a JSON document (``schema/vendor-layout-1.schema.json``); the built-in ones
 are ``schema/vendor-layout-<name>.json`` (``training``: the training repository's ``tests/fixtures/``).
 Each entry copies kit files (``from``, relative to the kit's data) to names under the target (``to``).
@@ -24,12 +24,13 @@ from typing import Any, Final
 
 from jsonschema import Draft202012Validator
 
+from contract.core.cappedread import read_capped
 from contract.core.refusal import Refusal
 from contract.core.resources import data_root, schema_dir
 from contract.core.strictjson import StrictJsonError
 from contract.core.strictjson import parse as parse_json
-from contract.core.vendorfiles import contract_files, read_capped
-from contract.core.vendormessages import say
+from contract.vendoring.files import contract_files
+from contract.vendoring.messages import say
 
 KIT_LAYOUT: Final = "kit"
 LOCK_NAME: Final = "dicechess-contract.lock.json"

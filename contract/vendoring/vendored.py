@@ -1,6 +1,6 @@
 """A vendored copy of the contract files in another repository, and the check its CI runs.
 
-:func:`vendor` writes the files of a layout (:mod:`contract.core.vendorlayout`; the kit's own by default)
+:func:`vendor` writes the files of a layout (:mod:`contract.vendoring.layout`; the kit's own by default)
 into a directory with a lock file (:data:`LOCK_NAME`) recording the kit's version, the contract versions,
 the layout (any but the kit's own) and each written file's SHA-256. A new directory is staged as a
 temporary sibling and renamed into place whole; an existing vendored copy (it holds a lock file) is
@@ -18,72 +18,30 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
-import json
 import os
-import re
 import shutil
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
 
 from contract import __version__
 from contract.core.arguments import unusable_path
 from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal
 from contract.core.stagedfile import sync_path, temporary_sibling, write_atomic
-from contract.core.strictjson import StrictJsonError
-from contract.core.strictjson import parse as parse_json
-from contract.core.vendorfiles import contract_versions, file_sha256, read_capped
-from contract.core.vendorlayout import (
+from contract.vendoring.files import file_sha256
+from contract.vendoring.layout import (
     KIT_LAYOUT,
     LOCK_NAME,
     Layout,
     Planned,
     builtin_names,
-    name_problem,
     plan,
     planned_bytes,
     read_layout,
-    recorded_layout,
 )
-from contract.core.vendormessages import say
-
-LOCK_VERSION: Final = 1  # the kit's own layout (no "layout" field)
-LAYOUT_LOCK_VERSION: Final = 2  # any other layout, recorded in "layout"
-LOCK_VERSIONS: Final = (LOCK_VERSION, LAYOUT_LOCK_VERSION)
-MAX_LOCK_BYTES: Final = 4 * 1024 * 1024
-_DIGEST: Final = re.compile(r"[0-9a-f]{64}")
-
-
-def lock_document(layout: Layout | None = None, files: dict[str, str] | None = None) -> dict[str, Any]:
-    """The lock of ``files`` (default: the installed kit's files of its own layout)."""
-    chosen = Layout(KIT_LAYOUT) if layout is None else layout
-    if files is None:
-        files = _digests(_plan_or_empty(chosen))
-    document: dict[str, Any] = {
-        "lockVersion": LOCK_VERSION if chosen.document is None else LAYOUT_LOCK_VERSION,
-        "kit": "dicechess-contract",
-        "kitVersion": __version__,
-        "contractVersions": contract_versions(),
-    }
-    if chosen.document is not None:
-        document["layout"] = chosen.document
-    document["files"] = dict(sorted(files.items()))
-    return document
-
-
-def _lock_bytes(document: dict[str, Any]) -> bytes:
-    return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def _plan_or_empty(layout: Layout) -> list[Planned]:
-    planned = plan(layout)
-    return [] if isinstance(planned, Refusal) else planned
-
-
-def _digests(planned: list[Planned]) -> dict[str, str]:
-    return {item.name: hashlib.sha256(planned_bytes(item)).hexdigest() for item in planned}
+from contract.vendoring.lock import Lock, digests_of, lock_bytes, lock_document, read_lock
+from contract.vendoring.messages import say
 
 
 @dataclass(frozen=True)
@@ -93,15 +51,6 @@ class Vendored:
     removed: tuple[str, ...]
     replaced: tuple[str, ...] = ()
     layout: str = KIT_LAYOUT
-
-
-@dataclass(frozen=True)
-class Lock:
-    """A lock file read and checked: its document, the layout it records and its files' digests."""
-
-    document: dict[str, Any]
-    layout: Layout
-    files: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -127,52 +76,6 @@ def _as_path(directory: object) -> Path | Refusal:
             problem = unusable_path(text)
             return Path(text) if problem is None else Refusal(say("target.badPath", directory=text, reason=problem))
     return Refusal(say("target.notAPath", kind=type(directory).__name__))
-
-
-def read_lock(directory: Path) -> Lock | Refusal:
-    """The lock of ``directory``, or why it is not one this kit reads (never raises on its content)."""
-    lock = directory / LOCK_NAME
-    try:
-        if not os.path.lexists(lock):
-            return Refusal(say("lock.missing", directory=directory, lock=LOCK_NAME))
-        if stat.S_ISLNK(os.lstat(lock).st_mode):
-            return Refusal(say("lock.notRegular", lock=lock))
-        data = read_capped(lock, MAX_LOCK_BYTES)
-    except OSError as exc:
-        if exc.errno == errno.EINVAL:
-            return Refusal(say("lock.notRegular", lock=lock))
-        return Refusal(say("lock.unreadable", lock=lock, reason=os_error_reason(exc)))
-    if data is None:
-        return Refusal(say("lock.tooLarge", lock=lock, limit=MAX_LOCK_BYTES))
-    try:
-        document = parse_json(data, max_bytes=MAX_LOCK_BYTES)
-    except StrictJsonError as exc:
-        return Refusal(say("lock.notJson", lock=lock, reason=exc.refusal.message))
-    if not isinstance(document, dict):
-        return Refusal(say("lock.notObject", lock=lock))
-    if document.get("kit") != "dicechess-contract":
-        return Refusal(say("lock.kit", lock=lock, kit=json.dumps(document.get("kit"), ensure_ascii=False)[:200]))
-    version = document.get("lockVersion")
-    if isinstance(version, bool) or version not in LOCK_VERSIONS:
-        return Refusal(say("lock.version", lock=lock, version=json.dumps(version, ensure_ascii=False)[:200],
-                           known=", ".join(map(str, LOCK_VERSIONS))))
-    files = document.get("files")
-    if not isinstance(files, dict):
-        return Refusal(say("lock.noFiles", lock=lock))
-    for name, digest in files.items():
-        problem = name_problem(name)
-        if problem is not None:
-            return Refusal(say("lock.name", lock=lock, name=json.dumps(name, ensure_ascii=False)[:300],
-                               reason=problem))
-        if not isinstance(digest, str) or not _DIGEST.fullmatch(digest):
-            return Refusal(say("lock.digest", lock=lock, name=name))
-    if version == LOCK_VERSION:
-        layout: Layout | Refusal = Layout(KIT_LAYOUT)
-    else:
-        layout = recorded_layout(document.get("layout"), lock)
-    if isinstance(layout, Refusal):
-        return layout
-    return Lock(dict(document), layout, dict(files))
 
 
 def _path_problem(directory: Path, name: str) -> tuple[str, str] | None:
@@ -248,7 +151,7 @@ def _vendor_new(directory: Path, layout: Layout, planned: list[Planned]) -> Vend
         return Refusal(say("target.writeFailed", path=directory, reason=os_error_reason(exc), directory=directory))
     try:
         digests = _write_files(staged, planned, directory, {})
-        write_atomic(staged / LOCK_NAME, _lock_bytes(lock_document(layout, digests)))
+        write_atomic(staged / LOCK_NAME, lock_bytes(lock_document(layout, digests)))
         try:
             staged.rename(directory)
         except OSError as exc:
@@ -315,7 +218,7 @@ def _vendor_update(directory: Path, layout: Layout, planned: list[Planned]) -> V
         _write_files(directory, planned, directory, digests, created)
         for name in removed:  # files an earlier vendor wrote that this layout no longer ships
             _remove(directory, name)
-        write_atomic(directory / LOCK_NAME, _lock_bytes(lock_document(layout, digests)))
+        write_atomic(directory / LOCK_NAME, lock_bytes(lock_document(layout, digests)))
     except (_Stopped, OSError) as exc:
         stop = exc if isinstance(exc, _Stopped) else _Stopped(
             directory if exc.filename is None else Path(os.fsdecode(exc.filename)), os_error_reason(exc))
@@ -372,7 +275,7 @@ def _vendor(target: Path, layout: Layout | str | None) -> Vendored | Refusal:
 
 def _installed(layout: Layout) -> dict[str, str]:
     planned = plan(layout)
-    return {} if isinstance(planned, Refusal) else _digests(planned)
+    return {} if isinstance(planned, Refusal) else digests_of(planned)
 
 
 def _file_problem(directory: Path, name: str, locked: dict[str, str], kit: dict[str, str]) -> Problem | None:
@@ -437,5 +340,4 @@ def _check(target: Path) -> Checked | Refusal:
     return Checked(lock.layout.name, problems)
 
 
-__all__ = ["LAYOUT_LOCK_VERSION", "LOCK_NAME", "LOCK_VERSION", "LOCK_VERSIONS", "Checked", "Lock", "Problem",
-           "Vendored", "check", "lock_document", "read_lock", "vendor"]
+__all__ = ["LOCK_NAME", "Checked", "Problem", "Vendored", "check", "vendor"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from contract import __version__
 from contract.cli.jsonoutput import print_document
@@ -18,6 +18,8 @@ from contract.core.refusal import Refusal
 from contract.vendoring.layout import KIT_LAYOUT, builtin_names
 from contract.vendoring.messages import say
 from contract.vendoring.vendored import LOCK_NAME, Checked, check, vendor
+
+ADOPTED_SHOWN: Final = 10  # names on the adopted line; the count says how many in all
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -88,6 +90,9 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_REFUSED
     for name in done.replaced:
         print(say("line.replaced", path=directory / name, lock=LOCK_NAME))
+    if done.adopted:
+        shown = ", ".join(done.adopted[:ADOPTED_SHOWN]) + (", …" if len(done.adopted) > ADOPTED_SHOWN else "")
+        print(say("line.adopted", count=len(done.adopted), directory=directory, names=shown))
     if done.layout == KIT_LAYOUT:
         print(say("line.wrote", count=len(done.written), lock=LOCK_NAME, directory=directory))
     else:
@@ -95,4 +100,6 @@ def run(args: argparse.Namespace) -> int:
                   layout=done.layout))
     for name in done.removed:
         print(say("line.removed", path=directory / name))
+    for name in done.kept:
+        print(say("line.kept", path=directory / name, lock=LOCK_NAME))
     return EXIT_OK

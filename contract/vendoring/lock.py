@@ -110,7 +110,7 @@ def read_lock(directory: Path) -> Lock | Refusal:
     if document.get("kit") != "dicechess-contract":
         return Refusal(say("lock.kit", lock=lock, kit=json.dumps(document.get("kit"), ensure_ascii=False)[:200]))
     version = document.get("lockVersion")
-    if isinstance(version, bool) or version not in LOCK_VERSIONS:
+    if type(version) is not int or version not in LOCK_VERSIONS:  # 1 or 2 as JSON text reads: 1.0 is no integer
         return Refusal(say("lock.version", lock=lock, version=json.dumps(version, ensure_ascii=False)[:200],
                            known=", ".join(map(str, LOCK_VERSIONS))))
     files = document.get("files")

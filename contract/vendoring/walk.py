@@ -37,10 +37,14 @@ _CREATE_FLAGS: Final = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NO
 _BUFFER: Final = 64 * 1024
 
 
+_BY_DESCRIPTOR: Final = (os.open in os.supports_dir_fd and os.unlink in os.supports_dir_fd
+                         and os.mkdir in os.supports_dir_fd and hasattr(os, "O_NOFOLLOW")
+                         and hasattr(os, "O_DIRECTORY"))  # decided once, at import
+
+
 def supported() -> bool:
     """Whether this platform walks by directory descriptor (``os.open`` and ``os.unlink`` take ``dir_fd``)."""
-    return (os.open in os.supports_dir_fd and os.unlink in os.supports_dir_fd and os.mkdir in os.supports_dir_fd
-            and hasattr(os, "O_NOFOLLOW") and hasattr(os, "O_DIRECTORY"))
+    return _BY_DESCRIPTOR
 
 
 def step(action: str, name: str) -> None:

@@ -22,6 +22,7 @@ import pytest
 from contract.cli import main
 from contract.core.resources import data_root
 from contract.vendoring import vendored as vendoring
+from contract.vendoring import walk
 from contract.vendoring.vendored import LOCK_NAME
 
 ROOT = data_root()
@@ -116,6 +117,7 @@ def _one_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, victim: str, at: i
     with monkeypatch.context() as patch:
         swapper = _Swapper(patch, fx, fx / victim, outside=outside, moved=moved, at=at)
         swapper.active = True
+        assert walk.supported()  # the descriptor walk, whatever os functions are wrapped
         vendoring.vendor(fx, second)
         swapper.active = False
     assert _tree(outside) == before, (victim, at)  # nothing written, changed or removed outside DIR
@@ -137,8 +139,6 @@ def test_a_directory_swapped_for_a_link_before_any_step_is_never_followed(
 
 def test_the_walk_never_resolves_a_name_from_the_top_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """C1, at the walk's own steps: the swap made at every hook point of contract/vendoring/walk.py."""
-    from contract.vendoring import walk
-
     base = tmp_path / "w"
     fx, outside = base / "fx", base / "outside"
     outside.mkdir(parents=True)
@@ -307,8 +307,6 @@ def test_without_directory_descriptors_the_same_rules_hold(capsys: pytest.Captur
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Where ``dir_fd`` is missing (Windows), the walk goes by checked paths: removal, adoption and a link
     inside DIR keep the same rules (the existing-file rule itself: test_vendor_layout.py)."""
-    from contract.vendoring import walk
-
     monkeypatch.setattr(walk, "supported", lambda: False)
     test_removal_keeps_a_file_whose_bytes_are_not_the_locks(capsys, tmp_path / "removal")
     test_byte_identical_files_are_adopted(capsys, tmp_path / "adoption")

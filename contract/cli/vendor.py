@@ -1,7 +1,7 @@
 """``dicechess-contract vendor [--layout NAME|FILE.json] DIR`` / ``vendor --check [--json] DIR``.
 
 Exit 0 written / matches, 1 refused / differs (each file named), 2 usage. See
-:mod:`contract.core.vendoring`; every line printed is a text of ``schema/vendor-messages.json``.
+:mod:`contract.vendoring`; every line printed is a text of ``schema/vendor-messages.json``.
 """
 
 from __future__ import annotations
@@ -9,15 +9,17 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from contract import __version__
 from contract.cli.jsonoutput import print_document
 from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.refusal import Refusal
-from contract.core.vendoring import LOCK_NAME, Checked, check, vendor
-from contract.core.vendorlayout import KIT_LAYOUT, builtin_names
-from contract.core.vendormessages import say
+from contract.vendoring.layout import KIT_LAYOUT, builtin_names
+from contract.vendoring.messages import say
+from contract.vendoring.vendored import LOCK_NAME, Checked, check, vendor
+
+ADOPTED_SHOWN: Final = 10  # names on the adopted line; the count says how many in all
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -88,6 +90,9 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_REFUSED
     for name in done.replaced:
         print(say("line.replaced", path=directory / name, lock=LOCK_NAME))
+    if done.adopted:
+        shown = ", ".join(done.adopted[:ADOPTED_SHOWN]) + (", …" if len(done.adopted) > ADOPTED_SHOWN else "")
+        print(say("line.adopted", count=len(done.adopted), directory=directory, names=shown))
     if done.layout == KIT_LAYOUT:
         print(say("line.wrote", count=len(done.written), lock=LOCK_NAME, directory=directory))
     else:
@@ -95,4 +100,6 @@ def run(args: argparse.Namespace) -> int:
                   layout=done.layout))
     for name in done.removed:
         print(say("line.removed", path=directory / name))
+    for name in done.kept:
+        print(say("line.kept", path=directory / name, lock=LOCK_NAME))
     return EXIT_OK

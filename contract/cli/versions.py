@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from contract import __version__
-from contract.core.vendorfiles import contract_versions
+from contract.vendoring.files import contract_versions
 
 
 def version_text() -> str:

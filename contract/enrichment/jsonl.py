@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from contract.core import strictjson
+from contract.core.cappedread import read_capped
 from contract.core.oserrors import os_error_reason
 from contract.core.stagedfile import StagedFile, write_atomic
-from contract.core.vendorfiles import read_capped
 from contract.enrichment.format import Batch, Chunk, Companion, Encoded, Reject
 from contract.enrichment.metadata import metadata_text, sidecar_path
 from contract.enrichment.rows import EnrichmentError, RowBatch

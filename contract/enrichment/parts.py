@@ -39,8 +39,8 @@ from typing import Any
 
 import contract
 from contract.core import strictjson
+from contract.core.cappedread import read_capped
 from contract.core.stagedfile import temporary_sibling, write_atomic
-from contract.core.vendorfiles import read_capped
 from contract.enrichment.rows import EnrichmentError
 
 try:

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
+from contract.core.cappedread import read_capped
 from contract.core.errors import ContractError
 from contract.core.registry import feature_schemas
-from contract.core.vendorfiles import read_capped
 from contract.features import FenError, extract, parse_fen, rules
 from contract.recordings.vectorfile import VectorFile, VectorFileError, read
 

@@ -29,7 +29,7 @@ FILE_LIMIT = 64 * 1024 * 1024  # bytes of one committed corpus file read (the la
 def read_file(path: Path, shown: str | None = None) -> bytes:
     """A committed corpus file's bytes: a regular file (a FIFO is refused, never waited on) of at most
     :data:`FILE_LIMIT` bytes (raises OSError, or :class:`CorpusError` naming ``shown`` beyond the limit)."""
-    from contract.core.vendorfiles import read_capped
+    from contract.core.cappedread import read_capped
 
     data = read_capped(path, FILE_LIMIT)
     if data is None:

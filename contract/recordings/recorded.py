@@ -16,11 +16,11 @@ from pathlib import Path
 
 import numpy as np
 
+from contract.core.cappedread import read_capped
 from contract.core.oserrors import os_error_reason
 from contract.core.registry import feature_schemas
 from contract.core.strictjson import StrictJsonError
 from contract.core.strictjson import parse as parse_json
-from contract.core.vendorfiles import read_capped
 from contract.recordings import enginelive
 from contract.recordings.vectorfile import VectorFile, VectorFileError, read
 

@@ -23,11 +23,11 @@ import pytest
 from contract.cli import main as kit_main
 from contract.core.registry import feature_schemas
 from contract.core.resources import data_root
-from contract.core.vendorfiles import VENDORED_FILES, VENDORED_TREES
-from contract.core.vendoring import LOCK_NAME, _lock_bytes, lock_document
-from contract.core.vendorlayout import _kit_files
 from contract.golden.validation import CORPUS_SCHEMAS, validate_files
 from contract.recordings.vectorfile import read
+from contract.vendoring.files import VENDORED_FILES, VENDORED_TREES
+from contract.vendoring.layout import _kit_files
+from contract.vendoring.lock import LOCK_NAME, lock_bytes, lock_document
 
 ROOT = Path(__file__).resolve().parents[2]
 JVM = ROOT / "jvm"
@@ -53,7 +53,7 @@ def stale_reason(jar: Path = JAR) -> str | None:
             index = archive.read("dicechess-contract/kit-files.txt").decode("utf-8")
         except KeyError as exc:
             return f"{shown} lacks {exc}"
-    if lock != _lock_bytes(lock_document()):
+    if lock != lock_bytes(lock_document()):
         return f"{shown} carries another lock than the kit's files"
     if index.splitlines() != sorted(_kit_files(data_root())):
         return f"{shown} carries other kit files than the kit's"
@@ -103,7 +103,7 @@ def test_the_jar_carries_the_kits_files_and_the_lock_python_writes() -> None:
         lock = jar.read("dicechess-contract/dicechess-contract.lock.json")
         assert jar.read("dicechess-contract/golden/fixtures/synthetic_kcp_mobility_27_test_model.onnx") == (
             ROOT / "golden/fixtures/synthetic_kcp_mobility_27_test_model.onnx").read_bytes()
-    assert lock == _lock_bytes(lock_document())
+    assert lock == lock_bytes(lock_document())
     for tree in ("schema/", "grammar/", "golden/vectors/", "golden/recorded/engine-live/", "golden/conformance/"):
         assert any(n.startswith(f"dicechess-contract/{tree}") for n in names), tree
     assert "dicechess/contract/Main.class" in names
@@ -177,7 +177,7 @@ def test_a_stale_jar_is_named_not_compared(tmp_path: Path) -> None:
     os.utime(old)
     assert stale_reason(old) == f"{old} carries another lock than the kit's files"
     with zipfile.ZipFile(old, "w") as archive:
-        archive.writestr("dicechess-contract/dicechess-contract.lock.json", _lock_bytes(lock_document()))
+        archive.writestr("dicechess-contract/dicechess-contract.lock.json", lock_bytes(lock_document()))
         archive.writestr("dicechess-contract/kit-files.txt", b"schema/x.json\n")
     assert stale_reason(old) == f"{old} carries other kit files than the kit's"
 

@@ -210,9 +210,9 @@ def test_a_feature_function_refuses_a_wrong_type_with_the_kits_error_or_a_type_e
 
 
 def _other_public_functions() -> list[tuple[str, Callable[[object], object]]]:
-    from contract.core import vendoring
     from contract.pairjudge import verify_bundle
     from contract.pairjudge.legacy import declare_legacy
+    from contract.vendoring import vendored as vendoring
 
     return [("vendoring.vendor(directory)", vendoring.vendor), ("vendoring.check(directory)", vendoring.check),
             ("verify_bundle(bundle)", verify_bundle),
@@ -250,7 +250,7 @@ def test_a_path_no_file_can_have_is_refused_not_raised(kind: str, tmp_path: Path
     """Issue 22 audit: a str of the right type that no OS call takes (a NUL byte, a lone surrogate, a name
     too long) made ``vendoring.vendor``/``check`` and ``build_package`` raise ValueError, UnicodeEncodeError
     or OSError."""
-    from contract.core import vendoring
+    from contract.vendoring import vendored as vendoring
 
     text = UNUSABLE_PATHS[kind]
     calls: dict[str, Callable[[], object]] = {

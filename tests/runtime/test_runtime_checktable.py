@@ -169,7 +169,7 @@ MESSAGE_CALLS = {"Check": ("message", 2), "Refusal": ("message", 0), "Failure": 
 
 # Modules of the kit's own tooling, whose refusals are not contract messages (docs/architecture.md,
 # "Contract messages"): vendoring the contract files into another repository.
-TOOLING = {"contract/core/vendoring.py"}
+TOOLING = {"contract/vendoring/vendored.py", "contract/vendoring/lock.py"}
 
 
 def _literal(node: ast.expr) -> bool:

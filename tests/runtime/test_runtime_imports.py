@@ -116,3 +116,13 @@ def test_the_recording_readers_import_nothing_of_the_golden_package_or_the_gener
     assert len(readers) == 4
     for name in readers:
         assert not [t for t in graph[name] if t.startswith(("contract.golden", "generators"))], name
+
+
+def test_core_imports_nothing_of_vendoring() -> None:
+    # vendoring is a feature (contract/vendoring/), not what every feature shares (contract/core/)
+    graph = _graph()
+    assert "contract.vendoring.vendored" in graph and "contract.core.cappedread" in graph
+    offenders = {name: sorted(t for t in targets if t.startswith("contract.vendoring"))
+                 for name, targets in graph.items() if name.startswith("contract.core")}
+    assert {name: targets for name, targets in offenders.items() if targets} == {}
+    assert not [name for name in graph if name.startswith("contract.core.vendor")]

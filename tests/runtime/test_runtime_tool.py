@@ -16,8 +16,8 @@ from contract import __version__
 from contract.cli import build_parser, main
 from contract.core.exitcodes import MEANINGS, ExitCode
 from contract.core.resources import data_root, golden_dir, schema_dir
-from contract.core.vendorfiles import contract_digests
-from contract.core.vendoring import LOCK_NAME
+from contract.vendoring.files import contract_digests
+from contract.vendoring.vendored import LOCK_NAME
 
 EXAMPLE = golden_dir() / "example-package"
 BUNDLE = golden_dir() / "recorded" / "pairjudge" / "bundles" / "lora-run" / "adapter"
@@ -203,7 +203,11 @@ def test_vendored_files_are_the_language_neutral_ones() -> None:
 
 def test_a_directory_that_cannot_be_opened_for_sync_is_tolerated(monkeypatch: pytest.MonkeyPatch,
                                                                  tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # Windows cannot open a directory (EACCES): a directory sync there is skipped, the files still land.
+    # Windows cannot open a directory (EACCES): a directory sync there is skipped, the files still land;
+    # nor has it dir_fd, so vendor walks by checked paths there (contract/vendoring/walk.py)
+    from contract.vendoring import walk
+
+    monkeypatch.setattr(walk, "supported", lambda: False)
     real_open = os.open
 
     def no_directories(path: object, flags: int, *args: object) -> int:

@@ -17,9 +17,11 @@ from pathlib import Path
 import pytest
 
 from contract.cli import main
-from contract.core import vendoring
 from contract.core.refusal import Refusal
-from contract.core.vendoring import LOCK_NAME
+from contract.vendoring import vendored as vendoring
+from contract.vendoring import walk
+from contract.vendoring.lock import MAX_LOCK_BYTES
+from contract.vendoring.vendored import LOCK_NAME
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
@@ -149,7 +151,7 @@ def test_a_huge_lock_is_refused_without_being_read(capsys: pytest.CaptureFixture
         handle.truncate(3 * 1024**3)  # sparse: 3 GiB of zeros, no disk used
     code, out = _run(capsys, "vendor", "--check", str(target))
     assert (code, out) == (1, f"vendor --check: {target / LOCK_NAME}: cannot be read as a lock file "
-                              f"(larger than {vendoring.MAX_LOCK_BYTES} bytes)\n")
+                              f"(larger than {MAX_LOCK_BYTES} bytes)\n")
 
 
 def test_a_big_vendored_file_is_hashed_in_chunks(capsys: pytest.CaptureFixture[str], tmp_path: Path,
@@ -204,15 +206,15 @@ def test_a_link_as_the_target_and_a_file_to_check_are_named_for_what_they_are(
 def test_the_loser_of_a_race_for_a_new_directory_is_told_so(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "r"
-    real = vendoring.write_atomic
+    real = walk.Tree.write
 
-    def rival_first(path: Path, data: bytes | str) -> None:
-        if path.name == LOCK_NAME and not target.exists():  # another vendor publishes meanwhile
+    def rival_first(tree: walk.Tree, name: str, data: bytes, created: list[str] | None = None) -> None:
+        if name == LOCK_NAME and not target.exists():  # another vendor publishes meanwhile
             target.mkdir()
             (target / "theirs.txt").write_text("theirs")
-        real(path, data)
+        real(tree, name, data, created)
 
-    monkeypatch.setattr(vendoring, "write_atomic", rival_first)
+    monkeypatch.setattr(walk.Tree, "write", rival_first)
     code, out = _run(capsys, "vendor", str(target))
     assert (code, out) == (1, f"vendor: refusing to vendor into {target}: another process created it while this "
                               "vendor ran (run vendor again to update it)\n")
@@ -226,14 +228,14 @@ def test_a_full_disk_names_the_users_path_never_a_temporary_one(capsys: pytest.C
     target = tmp_path / "small" / "v"
     if existing:
         _vendored(capsys, target)
-    real = vendoring.write_atomic
+    real = walk.Tree.write
 
-    def full(path: Path, data: bytes | str) -> None:
-        if path.name == "engine_compatibility.lark":
-            raise OSError(errno.ENOSPC, "No space left on device", str(path.with_name(f".{path.name}.tmp-1234")))
-        real(path, data)
+    def full(tree: walk.Tree, name: str, data: bytes, created: list[str] | None = None) -> None:
+        if name.endswith("engine_compatibility.lark"):
+            raise OSError(errno.ENOSPC, "No space left on device", f".{name}.tmp-1234")
+        real(tree, name, data, created)
 
-    monkeypatch.setattr(vendoring, "write_atomic", full)
+    monkeypatch.setattr(walk.Tree, "write", full)
     code, out = _run(capsys, "vendor", str(target))
     failed = target / "grammar" / "engine_compatibility.lark"
     assert code == 1 and out.startswith(f"vendor: cannot write {failed}: No space left on device; "), out

@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator
 from contract import __version__
 from contract.cli import main
 from contract.core.resources import data_root, schema_dir
-from contract.core.vendoring import LOCK_NAME
+from contract.vendoring.vendored import LOCK_NAME
 
 ROOT = data_root()
 SHARED_GOLDENS = ROOT.parent / "shared" / "reference" / "goldens"
@@ -288,19 +288,19 @@ def test_a_lock_whose_layout_the_kit_cannot_plan_names_every_file_in_one_line_ea
 def test_a_failed_first_vendor_beside_other_files_takes_back_what_it_wrote(capsys: pytest.CaptureFixture[str],
                                                                           tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    from contract.core import vendoring
+    from contract.vendoring import walk
 
     target = tmp_path / "fixtures"
     (target / "prerank").mkdir(parents=True)
     (target / "prerank" / "probe-pairs.tsv").write_text("theirs")
-    real = vendoring.write_atomic
+    real = walk.Tree.write
 
-    def full(path: Path, data: bytes | str) -> None:
-        if path.name == "golden-engine-0.9.3.json" and path.parent.name == "kcp_mobility27":
-            raise OSError(28, "No space left on device", str(path))
-        real(path, data)
+    def full(tree: walk.Tree, name: str, data: bytes, created: list[str] | None = None) -> None:
+        if name == "kcp_mobility27/golden-engine-0.9.3.json":
+            raise OSError(28, "No space left on device", name)
+        real(tree, name, data, created)
 
-    monkeypatch.setattr(vendoring, "write_atomic", full)
+    monkeypatch.setattr(walk.Tree, "write", full)
     code, out = _run(capsys, "vendor", "--layout", "training", str(target))
     failed = target / "kcp_mobility27" / "golden-engine-0.9.3.json"
     assert (code, out) == (1, f"vendor: cannot write {failed}: No space left on device; nothing was written into "

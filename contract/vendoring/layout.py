@@ -1,6 +1,6 @@
 """Which kit files ``vendor`` writes where: the kit's own layout, or a layout file.
 
-The kit's own layout (``kit``, the default) is :mod:`contract.core.vendorfiles`: each file under its own
+The kit's own layout (``kit``, the default) is :mod:`contract.vendoring.files`: each file under its own
 name. Any other layout is a JSON document (``schema/vendor-layout-1.schema.json``); the built-in ones
 are ``schema/vendor-layout-<name>.json`` (``training``: the training repository's ``tests/fixtures/``).
 Each entry copies kit files (``from``, relative to the kit's data) to names under the target (``to``).
@@ -24,16 +24,18 @@ from typing import Any, Final
 
 from jsonschema import Draft202012Validator
 
+from contract.core.cappedread import read_capped
 from contract.core.refusal import Refusal
 from contract.core.resources import data_root, schema_dir
 from contract.core.strictjson import StrictJsonError
 from contract.core.strictjson import parse as parse_json
-from contract.core.vendorfiles import contract_files, read_capped
-from contract.core.vendormessages import say
+from contract.vendoring.files import contract_files
+from contract.vendoring.messages import say
 
 KIT_LAYOUT: Final = "kit"
 LOCK_NAME: Final = "dicechess-contract.lock.json"
 MAX_NAME: Final = 1024
+MAX_SEGMENT_BYTES: Final = 255  # the longest file name ext4, APFS, NTFS and most others hold
 MAX_LAYOUT_BYTES: Final = 1024 * 1024
 _CONTROL: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -44,6 +46,10 @@ def name_problem(name: object) -> str | None:
         return say("name.empty")
     if len(name) > MAX_NAME:
         return say("name.tooLong", limit=MAX_NAME)
+    try:
+        encoded = name.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: no file system can name it
+        return say("name.notUnicode")
     if _CONTROL.search(name):
         return say("name.control")
     if "\\" in name:
@@ -55,7 +61,9 @@ def name_problem(name: object) -> str | None:
         return say("name.dotSegment")
     if any(part == "" for part in parts):
         return say("name.emptySegment")
-    if parts[0] == LOCK_NAME:  # the lock itself, or a directory in the lock's place
+    if any(len(part) > MAX_SEGMENT_BYTES for part in encoded.split(b"/")):
+        return say("name.segmentTooLong", limit=MAX_SEGMENT_BYTES)
+    if parts[0].casefold() == LOCK_NAME.casefold():  # the lock itself (in any case), or a directory in its place
         return say("name.lockName")
     return None
 
@@ -180,6 +188,13 @@ def plan(layout: Layout, root: Path | None = None) -> list[Planned] | Refusal:
                     planned_bytes(planned[written], base)
                 except ValueError as exc:
                     return Refusal(say("layout.probesOf", path=where, entry=index, reason=str(exc)))
+    folded: dict[str, str] = {}
+    for name in sorted(planned):  # every file and every directory on the way, by case-folded name
+        for depth in range(1, name.count("/") + 2):
+            prefix = "/".join(name.split("/")[:depth])
+            other = folded.setdefault(prefix.casefold(), prefix)
+            if other != prefix:
+                return Refusal(say("layout.caseTwins", path=where, name=other, other=prefix))
     for name in sorted(planned):
         folders = name.split("/")[:-1]
         for depth in range(1, len(folders) + 1):

@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Final
 
 from contract.core.resources import data_root
-from contract.model.package import open_regular, sha256_file
+from contract.model.package import sha256_file
 
 VENDORED_TREES: Final = ("schema", "grammar", "golden/vectors", "golden/fixtures", "golden/conformance")
 VENDORED_FILES: Final = ("golden/probes.json", "golden/probes.tsv")
@@ -48,13 +48,6 @@ def contract_files(root: Path | None = None) -> list[str]:
 def file_sha256(path: Path) -> str:
     """Lowercase hex SHA-256, read in chunks; raises OSError for what is not a regular file (a FIFO never blocks)."""
     return sha256_file(path)
-
-
-def read_capped(path: Path, limit: int) -> bytes | None:
-    """The bytes of a regular file of at most ``limit`` bytes; ``None`` when it is larger (raises OSError)."""
-    with open_regular(path) as handle:
-        data = handle.read(limit + 1)
-    return None if len(data) > limit else data
 
 
 def contract_digests(root: Path | None = None) -> dict[str, str]:
@@ -94,4 +87,4 @@ def contract_versions(root: Path | None = None) -> dict[str, list[str]]:
 
 
 __all__ = ["VENDORED_FILES", "VENDORED_TREES", "contract_digests", "contract_files", "contract_versions",
-           "file_sha256", "read_capped"]
+           "file_sha256"]

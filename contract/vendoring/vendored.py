@@ -1,6 +1,6 @@
 """A vendored copy of the contract files in another repository, and the check its CI runs.
 
-:func:`vendor` writes the files of a layout (:mod:`contract.core.vendorlayout`; the kit's own by default)
+:func:`vendor` writes the files of a layout (:mod:`contract.vendoring.layout`; the kit's own by default)
 into a directory with a lock file (:data:`LOCK_NAME`) recording the kit's version, the contract versions,
 the layout (any but the kit's own) and each written file's SHA-256. A new directory is staged as a
 temporary sibling and renamed into place whole; an existing vendored copy (it holds a lock file) is
@@ -18,72 +18,33 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
-import json
 import os
-import re
 import shutil
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from contract import __version__
 from contract.core.arguments import unusable_path
 from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal
-from contract.core.stagedfile import sync_path, temporary_sibling, write_atomic
-from contract.core.strictjson import StrictJsonError
-from contract.core.strictjson import parse as parse_json
-from contract.core.vendorfiles import contract_versions, file_sha256, read_capped
-from contract.core.vendorlayout import (
+from contract.core.resources import data_root, is_checkout
+from contract.core.stagedfile import sync_path, temporary_sibling
+from contract.vendoring.files import file_sha256
+from contract.vendoring.layout import (
     KIT_LAYOUT,
     LOCK_NAME,
     Layout,
     Planned,
     builtin_names,
-    name_problem,
     plan,
     planned_bytes,
     read_layout,
-    recorded_layout,
 )
-from contract.core.vendormessages import say
-
-LOCK_VERSION: Final = 1  # the kit's own layout (no "layout" field)
-LAYOUT_LOCK_VERSION: Final = 2  # any other layout, recorded in "layout"
-LOCK_VERSIONS: Final = (LOCK_VERSION, LAYOUT_LOCK_VERSION)
-MAX_LOCK_BYTES: Final = 4 * 1024 * 1024
-_DIGEST: Final = re.compile(r"[0-9a-f]{64}")
-
-
-def lock_document(layout: Layout | None = None, files: dict[str, str] | None = None) -> dict[str, Any]:
-    """The lock of ``files`` (default: the installed kit's files of its own layout)."""
-    chosen = Layout(KIT_LAYOUT) if layout is None else layout
-    if files is None:
-        files = _digests(_plan_or_empty(chosen))
-    document: dict[str, Any] = {
-        "lockVersion": LOCK_VERSION if chosen.document is None else LAYOUT_LOCK_VERSION,
-        "kit": "dicechess-contract",
-        "kitVersion": __version__,
-        "contractVersions": contract_versions(),
-    }
-    if chosen.document is not None:
-        document["layout"] = chosen.document
-    document["files"] = dict(sorted(files.items()))
-    return document
-
-
-def _lock_bytes(document: dict[str, Any]) -> bytes:
-    return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def _plan_or_empty(layout: Layout) -> list[Planned]:
-    planned = plan(layout)
-    return [] if isinstance(planned, Refusal) else planned
-
-
-def _digests(planned: list[Planned]) -> dict[str, str]:
-    return {item.name: hashlib.sha256(planned_bytes(item)).hexdigest() for item in planned}
+from contract.vendoring.lock import Lock, digests_of, lock_bytes, lock_document, read_lock
+from contract.vendoring.messages import say
+from contract.vendoring.walk import Inside, Tree
 
 
 @dataclass(frozen=True)
@@ -93,15 +54,8 @@ class Vendored:
     removed: tuple[str, ...]
     replaced: tuple[str, ...] = ()
     layout: str = KIT_LAYOUT
-
-
-@dataclass(frozen=True)
-class Lock:
-    """A lock file read and checked: its document, the layout it records and its files' digests."""
-
-    document: dict[str, Any]
-    layout: Layout
-    files: dict[str, str]
+    kept: tuple[str, ...] = ()  # named by the old lock, not written by vendor (their SHA-256 differs): kept
+    adopted: tuple[str, ...] = ()  # there before, byte-identical to what vendor writes: now in the lock
 
 
 @dataclass(frozen=True)
@@ -129,52 +83,6 @@ def _as_path(directory: object) -> Path | Refusal:
     return Refusal(say("target.notAPath", kind=type(directory).__name__))
 
 
-def read_lock(directory: Path) -> Lock | Refusal:
-    """The lock of ``directory``, or why it is not one this kit reads (never raises on its content)."""
-    lock = directory / LOCK_NAME
-    try:
-        if not os.path.lexists(lock):
-            return Refusal(say("lock.missing", directory=directory, lock=LOCK_NAME))
-        if stat.S_ISLNK(os.lstat(lock).st_mode):
-            return Refusal(say("lock.notRegular", lock=lock))
-        data = read_capped(lock, MAX_LOCK_BYTES)
-    except OSError as exc:
-        if exc.errno == errno.EINVAL:
-            return Refusal(say("lock.notRegular", lock=lock))
-        return Refusal(say("lock.unreadable", lock=lock, reason=os_error_reason(exc)))
-    if data is None:
-        return Refusal(say("lock.tooLarge", lock=lock, limit=MAX_LOCK_BYTES))
-    try:
-        document = parse_json(data, max_bytes=MAX_LOCK_BYTES)
-    except StrictJsonError as exc:
-        return Refusal(say("lock.notJson", lock=lock, reason=exc.refusal.message))
-    if not isinstance(document, dict):
-        return Refusal(say("lock.notObject", lock=lock))
-    if document.get("kit") != "dicechess-contract":
-        return Refusal(say("lock.kit", lock=lock, kit=json.dumps(document.get("kit"), ensure_ascii=False)[:200]))
-    version = document.get("lockVersion")
-    if isinstance(version, bool) or version not in LOCK_VERSIONS:
-        return Refusal(say("lock.version", lock=lock, version=json.dumps(version, ensure_ascii=False)[:200],
-                           known=", ".join(map(str, LOCK_VERSIONS))))
-    files = document.get("files")
-    if not isinstance(files, dict):
-        return Refusal(say("lock.noFiles", lock=lock))
-    for name, digest in files.items():
-        problem = name_problem(name)
-        if problem is not None:
-            return Refusal(say("lock.name", lock=lock, name=json.dumps(name, ensure_ascii=False)[:300],
-                               reason=problem))
-        if not isinstance(digest, str) or not _DIGEST.fullmatch(digest):
-            return Refusal(say("lock.digest", lock=lock, name=name))
-    if version == LOCK_VERSION:
-        layout: Layout | Refusal = Layout(KIT_LAYOUT)
-    else:
-        layout = recorded_layout(document.get("layout"), lock)
-    if isinstance(layout, Refusal):
-        return layout
-    return Lock(dict(document), layout, dict(files))
-
-
 def _path_problem(directory: Path, name: str) -> tuple[str, str] | None:
     """``(kind, path)`` when the way to ``directory/name`` holds a link or a non-directory, or the file
     itself is a link or not a regular file (``None``: absent, or a regular file reached without a link)."""
@@ -200,28 +108,6 @@ def _exists(path: Path) -> bool:
     return os.path.lexists(path)
 
 
-def _write_files(target: Path, planned: list[Planned], shown: Path, digests: dict[str, str],
-                 created: list[Path] | None = None) -> dict[str, str]:
-    """Write every planned file under ``target``, each one's digest into ``digests`` once it is written
-    and each directory it makes into ``created``.
-
-    An OSError names the file under ``shown`` (the user's path), never a temporary one.
-    """
-    for item in planned:
-        data = planned_bytes(item)
-        destination = target / item.name
-        try:
-            if created is not None:
-                created += [p for p in destination.relative_to(target).parents
-                            if p != Path(".") and not _exists(target / p)][::-1]
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(destination, data)
-        except OSError as exc:
-            raise _Stopped(shown / item.name, os_error_reason(exc)) from None
-        digests[item.name] = hashlib.sha256(data).hexdigest()
-    return digests
-
-
 class _Stopped(Exception):
     def __init__(self, path: Path, reason: str) -> None:
         super().__init__(str(path))
@@ -229,17 +115,31 @@ class _Stopped(Exception):
         self.reason = reason
 
 
-def _refuse_inside(directory: Path, names: list[str]) -> Refusal | None:
-    codes = {"symlink": "target.linkInside", "notDirectory": "target.notDirectoryInside",
-             "notRegular": "target.notRegularInside"}
-    for name in names:
-        found = _path_problem(directory, name)
-        if found is not None:
-            return Refusal(say(codes[found[0]], directory=directory, path=found[1]))
-    return None
+_INSIDE_CODES: Final = {"symlink": "target.linkInside", "notDirectory": "target.notDirectoryInside",
+                        "notRegular": "target.notRegularInside"}
 
 
-def _vendor_new(directory: Path, layout: Layout, planned: list[Planned]) -> Vendored | Refusal:
+def _inside_refusal(directory: Path, found: Inside) -> Refusal:
+    return Refusal(say(_INSIDE_CODES[found.kind], directory=directory, path=directory / found.path))
+
+
+def _bytes_of(planned: list[Planned]) -> dict[str, bytes]:
+    return {item.name: planned_bytes(item) for item in planned}
+
+
+def _write_all(tree: Tree, contents: dict[str, bytes], shown: Path, digests: dict[str, str],
+               created: list[str] | None = None) -> None:
+    """Write every file under ``tree``, each one's digest into ``digests`` once it is written and each
+    directory made into ``created``. An OSError names the file under ``shown`` (the user's path)."""
+    for name, data in contents.items():
+        try:
+            tree.write(name, data, created)
+        except OSError as exc:
+            raise _Stopped(shown / name, os_error_reason(exc)) from None
+        digests[name] = hashlib.sha256(data).hexdigest()
+
+
+def _vendor_new(directory: Path, layout: Layout, contents: dict[str, bytes]) -> Vendored | Refusal:
     try:
         directory.parent.mkdir(parents=True, exist_ok=True)
         staged = temporary_sibling(directory)
@@ -247,8 +147,13 @@ def _vendor_new(directory: Path, layout: Layout, planned: list[Planned]) -> Vend
     except OSError as exc:
         return Refusal(say("target.writeFailed", path=directory, reason=os_error_reason(exc), directory=directory))
     try:
-        digests = _write_files(staged, planned, directory, {})
-        write_atomic(staged / LOCK_NAME, _lock_bytes(lock_document(layout, digests)))
+        with Tree(staged) as tree:
+            digests: dict[str, str] = {}
+            _write_all(tree, contents, directory, digests)
+            try:
+                tree.write(LOCK_NAME, lock_bytes(lock_document(layout, digests)))
+            except OSError as exc:
+                raise _Stopped(directory / LOCK_NAME, os_error_reason(exc)) from None
         try:
             staged.rename(directory)
         except OSError as exc:
@@ -257,77 +162,111 @@ def _vendor_new(directory: Path, layout: Layout, planned: list[Planned]) -> Vend
             raise _Stopped(directory, os_error_reason(exc)) from None
     except _Stopped as stop:
         return Refusal(say("target.writeFailed", path=stop.path, reason=stop.reason, directory=directory))
-    except OSError as exc:  # the lock file itself
-        return Refusal(say("target.writeFailed", path=directory / LOCK_NAME, reason=os_error_reason(exc),
-                           directory=directory))
+    except Inside as found:  # the staged directory is this run's own; a link in it was put there meanwhile
+        return _inside_refusal(directory, found)
+    except OSError as exc:  # the staged directory could not be opened
+        return Refusal(say("target.writeFailed", path=directory, reason=os_error_reason(exc), directory=directory))
     finally:
         shutil.rmtree(staged, ignore_errors=True)
     sync_path(directory.parent)
     return Vendored(directory, tuple(digests), (), (), layout.name)
 
 
-def _edited(path: Path, digest: str) -> bool:
+@dataclass(frozen=True)
+class _Survey:
+    """What an update finds before it writes: files replaced (edited locally) and adopted (identical)."""
+
+    replaced: list[str]
+    adopted: list[str]
+    fresh: list[str]
+
+
+def _survey(tree: Tree, directory: Path, contents: dict[str, bytes], previous: dict[str, str],
+            removed: list[str]) -> _Survey | Refusal:
+    for name in [*contents, *removed]:
+        tree.status(name)  # raises Inside for a link or a non-directory on the way
+    replaced, adopted, fresh = [], [], []
+    for name, data in contents.items():
+        actual = tree.digest(name)
+        if actual is None:
+            fresh.append(name)
+        elif name in previous:
+            if actual != previous[name]:
+                replaced.append(name)
+        elif actual == hashlib.sha256(data).hexdigest():
+            adopted.append(name)  # byte-identical to what vendor writes: taken into the lock
+        else:
+            return Refusal(say("target.occupied", directory=directory, path=directory / name))
+    return _Survey(replaced, adopted, fresh)
+
+
+def _vendor_update(directory: Path, layout: Layout, contents: dict[str, bytes]) -> Vendored | Refusal:
     try:
-        return file_sha256(path) != digest
-    except OSError:
-        return True
-
-
-def _remove(directory: Path, name: str) -> None:
-    """Remove ``directory/name`` and the directories it leaves empty, never ``directory`` itself."""
-    (directory / name).unlink(missing_ok=True)
-    parent = (directory / name).parent
-    while parent != directory:
+        tree = Tree(directory)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            return Refusal(say("target.symlink" if directory.is_symlink() else "target.notDirectory",
+                               directory=directory))
+        raise
+    with tree:
         try:
-            parent.rmdir()
-        except OSError:
-            return
-        parent = parent.parent
+            return _update(tree, directory, layout, contents)
+        except Inside as found:
+            return _inside_refusal(directory, found)
 
 
-def _vendor_update(directory: Path, layout: Layout, planned: list[Planned]) -> Vendored | Refusal:
+def _update(tree: Tree, directory: Path, layout: Layout, contents: dict[str, bytes]) -> Vendored | Refusal:
     previous_files: dict[str, str] = {}
-    if _exists(directory / LOCK_NAME):
+    had_lock = tree.status(LOCK_NAME) != "absent"
+    if had_lock:
         previous = read_lock(directory)
         if isinstance(previous, Refusal):
             return Refusal(say("target.notVendored", directory=directory, reason=previous.message))
         previous_files = previous.files
-    elif any(directory.iterdir()) and layout.document is None:
+    elif tree.names() and layout.document is None:
         return Refusal(say("target.notVendored", directory=directory, reason=say(
             "lock.missing", directory=directory, lock=LOCK_NAME)))
-    names = [item.name for item in planned]
-    removed = sorted(set(previous_files) - set(names))
-    refused = _refuse_inside(directory, names + removed)
-    if refused is not None:
-        return refused
-    replaced = []
-    for name in names:
-        path = directory / name
-        if not _exists(path):
-            continue
-        if name not in previous_files:
-            return Refusal(say("target.occupied", directory=directory, path=path))
-        if _edited(path, previous_files[name]):
-            replaced.append(name)
+    removed = sorted(set(previous_files) - set(contents))
+    survey = _survey(tree, directory, contents, previous_files, removed)
+    if isinstance(survey, Refusal):
+        return survey
     digests: dict[str, str] = {}
-    created: list[Path] = []
+    created: list[str] = []
+    gone: list[str] = []
+    kept: list[str] = []
     try:
-        _write_files(directory, planned, directory, digests, created)
+        _write_all(tree, contents, directory, digests, created)
         for name in removed:  # files an earlier vendor wrote that this layout no longer ships
-            _remove(directory, name)
-        write_atomic(directory / LOCK_NAME, _lock_bytes(lock_document(layout, digests)))
-    except (_Stopped, OSError) as exc:
+            actual = tree.digest(name)
+            if actual is None:
+                continue
+            if actual == previous_files[name]:
+                tree.remove(name)
+                gone.append(name)
+            else:  # not what vendor wrote (edited, or the repository's own): never removed
+                kept.append(name)
+        try:
+            tree.write(LOCK_NAME, lock_bytes(lock_document(layout, digests)))
+        except OSError as exc:
+            raise _Stopped(directory / LOCK_NAME, os_error_reason(exc)) from None
+    except (_Stopped, OSError, Inside) as exc:
+        refusal = _inside_refusal(directory, exc) if isinstance(exc, Inside) else None
         stop = exc if isinstance(exc, _Stopped) else _Stopped(
-            directory if exc.filename is None else Path(os.fsdecode(exc.filename)), os_error_reason(exc))
-        if previous_files or _exists(directory / LOCK_NAME):
-            return Refusal(say("target.updateFailed", path=stop.path, reason=stop.reason, directory=directory))
-        for name in digests:  # no lock before: none of these existed, so this run takes back what it wrote
-            (directory / name).unlink(missing_ok=True)
-        for made in reversed(created):
-            with contextlib.suppress(OSError):
-                (directory / made).rmdir()
-        return Refusal(say("target.writeFailed", path=stop.path, reason=stop.reason, directory=directory))
-    return Vendored(directory, tuple(digests), tuple(removed), tuple(replaced), layout.name)
+            directory if not isinstance(exc, OSError) or exc.filename is None
+            else Path(os.fsdecode(exc.filename)), "" if isinstance(exc, Inside) else os_error_reason(exc))
+        if had_lock or tree.status(LOCK_NAME) != "absent":
+            return refusal or Refusal(say("target.updateFailed", path=stop.path, reason=stop.reason,
+                                          directory=directory))
+        with contextlib.suppress(OSError, Inside):  # no lock before: this run takes back what it made
+            for name in survey.fresh:
+                if name in digests:
+                    tree.remove(name)
+            for made in reversed(created):
+                tree.remove_directory(made)
+        return refusal or Refusal(say("target.writeFailed", path=stop.path, reason=stop.reason,
+                                      directory=directory))
+    return Vendored(directory, tuple(digests), tuple(gone), tuple(survey.replaced), layout.name,
+                    tuple(kept), tuple(survey.adopted))
 
 
 def vendor(directory: object, layout: Layout | str | None = None) -> Vendored | Refusal:
@@ -361,23 +300,44 @@ def _vendor(target: Path, layout: Layout | str | None) -> Vendored | Refusal:
     planned = plan(chosen)
     if isinstance(planned, Refusal):
         return planned
+    if _in_kit_data(target):
+        return Refusal(say("target.kitData", directory=target, root=data_root()))
     if target.is_symlink():
         return Refusal(say("target.symlink", directory=target))
     if _exists(target) and not target.is_dir():
         return Refusal(say("target.notDirectory", directory=target))
+    contents = _bytes_of(planned)
     if not _exists(target):
-        return _vendor_new(target, chosen, planned)
-    return _vendor_update(target, chosen, planned)
+        return _vendor_new(target, chosen, contents)
+    return _vendor_update(target, chosen, contents)
+
+
+def _in_kit_data(target: Path) -> bool:
+    """Whether ``target`` is the kit's data root, or inside the data it ships (``schema/``, ``grammar/``,
+    ``golden/`` of a checkout; anything under an installed kit's ``_data``), links resolved."""
+    root = data_root()
+    real = os.path.realpath(target)
+    guarded = [root] if not is_checkout() else [root / tree for tree in ("schema", "grammar", "golden")]
+    if real == os.path.realpath(root):
+        return True
+    for area in guarded:
+        base = os.path.realpath(area)
+        if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
+            return True
+    return False
 
 
 def _installed(layout: Layout) -> dict[str, str]:
     planned = plan(layout)
-    return {} if isinstance(planned, Refusal) else _digests(planned)
+    return {} if isinstance(planned, Refusal) else digests_of(planned)
 
 
 def _file_problem(directory: Path, name: str, locked: dict[str, str], kit: dict[str, str]) -> Problem | None:
     path = directory / name
-    found = _path_problem(directory, name)
+    try:
+        found = _path_problem(directory, name)
+    except OSError as exc:  # a name too long for this file system, and the like: this file's problem
+        return Problem(name, "unreadable", say("problem.unreadable", reason=os_error_reason(exc)))
     if found is not None:
         kind, where = found
         if kind == "symlink" and where != str(path):
@@ -437,5 +397,4 @@ def _check(target: Path) -> Checked | Refusal:
     return Checked(lock.layout.name, problems)
 
 
-__all__ = ["LAYOUT_LOCK_VERSION", "LOCK_NAME", "LOCK_VERSION", "LOCK_VERSIONS", "Checked", "Lock", "Problem",
-           "Vendored", "check", "lock_document", "read_lock", "vendor"]
+__all__ = ["LOCK_NAME", "Checked", "Problem", "Vendored", "check", "vendor"]

@@ -84,7 +84,11 @@ class Engine:
     vouched_by: dict[bytes, bytes]
 
 
-def _rules_of(version: str) -> rules.RuleSet | None:
+def rules_of(version: str | None) -> rules.RuleSet | None:
+    """The rule set of engine ``version`` (``None``: the default release) for extraction: ``None`` for the
+    default release's; a usage error for a version the kit knows no rules of (``extract --engine-version``
+    takes any release of ``schema/engine-rules.json``, an admitted one, or ``newest-sources``)."""
+    version = DEFAULT_ENGINE_VERSION if version is None else version
     try:
         found = rules.for_engine(version)
     except rules.UnknownEngineError as exc:
@@ -96,7 +100,7 @@ def resolve(schema_id: str, asked: str | None, recording: Path | None = None) ->
     """The engine release of a run (see the module docstring), or the refusal naming what is wrong."""
     if recording is None:
         version = engine_version(schema_id, asked)
-        return Engine(version, _rules_of(version), {})
+        return Engine(version, rules_of(version), {})
     from contract.golden import admission
 
     version = DEFAULT_ENGINE_VERSION if asked is None else asked

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -156,3 +157,58 @@ def test_a_recording_of_another_release_or_schema_is_a_usage_error(
                 "--engine-recording", recording) == 2
     assert "a recording of schema kcp-13, not of --schema rich-9-v1" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def _extract_lines(tmp_path: Path, name: str, *args: str) -> list[dict[str, Any]]:
+    output = tmp_path / f"{name}.jsonl"
+    assert main(["extract", "--schema", SCHEMA, *args, "--output", str(output), "--quiet"]) == 0
+    return [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
+
+
+def _line_bits(line: dict[str, Any]) -> list[int]:
+    return [int(bits) for bits in np.array(line["features"], dtype=np.float32).view(np.uint32)]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_extract_takes_the_engine_version_whose_answer_is_wanted(tmp_path: Path, jobs: str) -> None:
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps({"id": f"r{i}", "fen": fen}) + "\n"
+                              for i, fen in enumerate([TWO_KINGS, START, TWO_KINGS])), encoding="utf-8")
+    newest = _bits(_edge("two-kings-castle-w")["newest"][SCHEMA])
+    kit = _bits(_edge("two-kings-castle-w")["kit"][SCHEMA])
+    for version, wanted in (("newest-sources", newest), ("0.12.0", kit)):
+        files = _extract_lines(tmp_path, f"f-{version}-{jobs}", "--input", str(source), "--jobs", jobs,
+                               "--chunk-size", "1", "--engine-version", version)
+        streamed = _extract_lines(tmp_path, f"s-{version}-{jobs}", "--fen", TWO_KINGS, "--engine-version", version)
+        assert [_line_bits(line) for line in files][::2] == [wanted, wanted]
+        assert _line_bits(streamed[0]) == wanted
+    default = _extract_lines(tmp_path, f"d-{jobs}", "--input", str(source), "--jobs", jobs)
+    assert _line_bits(default[0]) == kit
+
+
+def test_extract_refuses_an_engine_version_without_known_rules(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["extract", "--schema", SCHEMA, "--fen", TWO_KINGS, "--engine-version", "0.14.0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("extract: --engine-version '0.14.0': ") and err.count("\n") == 1
+
+
+def test_extract_resume_refuses_the_chunks_of_another_engine_version(tmp_path: Path) -> None:
+    from contract.enrichment import EnrichmentError, Options, enrich_file, pipeline
+    from contract.enrichment.parts import PartStore
+
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps({"id": f"r{i}", "fen": TWO_KINGS}) + "\n" for i in range(20)),
+                      encoding="utf-8")
+    output = tmp_path / "out.jsonl"
+    options = Options(SCHEMA, source, output, chunk_size=10, quiet=True, engine_version="newest-sources")
+    holder = PartStore(output, ".jsonl")  # an interrupted run of newest-sources left its parts
+    holder.open(pipeline.run_state(SCHEMA, chunk_size=10, chunk_bytes=options.chunk_bytes, fmt="jsonl",
+                                   out_fmt="jsonl", source=source, engine="newest-sources"), resume=False)
+    holder.release()
+    with pytest.raises(EnrichmentError, match=re.escape("the interrupted run used engineVersion 'newest-sources',"
+                                                        " this one '0.12.0'")):
+        enrich_file(Options(SCHEMA, source, output, chunk_size=10, quiet=True, resume=True))
+    summary = enrich_file(Options(SCHEMA, source, output, chunk_size=10, quiet=True, resume=True,
+                                  engine_version="newest-sources"))
+    assert summary.rows == 20

@@ -46,6 +46,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--engine-version", default=None, metavar="V",
                         help=f"the engine release the values stand for (default {DEFAULT_ENGINE_VERSION});"
                              " only one the kit's values are recorded against")
+    parser.add_argument("--engine-recording", default=None, metavar="FILE", type=Path,
+                        help="a recording of --engine-version V (the engine goldens format, as golden admit reads)"
+                             " vouching for a release the kit does not carry: accepted when it agrees with the kit"
+                             " bit for bit; the shards' metadata names it (dicechess.engine-recording)")
     parser.add_argument("--jobs", type=_positive, default=1, metavar="N",
                         help="worker processes (default 1: in this process)")
     parser.add_argument("--resume", action="store_true", default=False,
@@ -87,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
         with terminate_as_interrupt():
             summary = enrich_shards(ShardOptions(
                 schema_id=args.schema, input=args.input, output_dir=args.output_dir,
-                engine_version=args.engine_version, jobs=args.jobs, resume=args.resume,
+                engine_version=args.engine_version, engine_recording=args.engine_recording, jobs=args.jobs,
+                resume=args.resume,
                 overwrite=args.overwrite, quiet=args.quiet, task=args.task,
             ))
     except (OptionError, UnknownSchemaError) as exc:

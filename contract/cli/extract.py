@@ -59,6 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--fen", metavar="FEN", help="one DFEN position")
     source.add_argument("--input", metavar="FILE",
                         help="rows {id, fen, side?}: JSONL, or Parquet (.parquet); '-' for JSONL on stdin")
+    parser.add_argument("--engine-version", default=None, metavar="V",
+                        help="the engine release whose answer is wanted (default: the kit's default release);"
+                             " its rules per schema/engine-rules.json, an admitted release's, or newest-sources")
     parser.add_argument("--side", choices=("w", "b"), help="with --fen: perspective (default: side to move)")
     parser.add_argument("--id", dest="row_id", default=None, metavar="ID",
                         help="with --fen: the output id (default: fen)")
@@ -154,6 +157,7 @@ def _stream_run(args: argparse.Namespace) -> int:
         side=args.side,
         row_id=args.row_id,
         overwrite=args.overwrite,
+        engine_version=args.engine_version,
     ))
     return EXIT_REFUSED if summary.rejected else EXIT_OK
 
@@ -170,6 +174,7 @@ def _file_run(args: argparse.Namespace, features_backend: backend.Backend) -> in
         format=args.format,
         quiet=args.quiet,
         overwrite=args.overwrite,
+        engine_version=args.engine_version,
     ))
     if summary.rejected or not args.quiet:
         resumed = f" ({summary.resumed} input rows were done before --resume)" if summary.resumed else ""

@@ -15,14 +15,17 @@ from typing import Any
 from contract.enrichment import formats
 from contract.enrichment.format import Batch, Encoded, Format
 from contract.enrichment.rows import extract_batch
+from contract.features.rules import RuleSet
 
 
-def enrich_batch(schema_id: str, batch: Batch, sink: Format, target: Any) -> Encoded:
-    """Extract ``batch`` and encode it for the output format ``sink`` (its layout: ``target``)."""
-    return sink.encode(schema_id, batch, extract_batch(schema_id, batch.rows), target)
+def enrich_batch(schema_id: str, batch: Batch, sink: Format, target: Any, rules: RuleSet | None = None) -> Encoded:
+    """Extract ``batch`` (under ``rules``, the asked release's rule set; ``None``: the default release's) and
+    encode it for the output format ``sink`` (its layout: ``target``)."""
+    return sink.encode(schema_id, batch, extract_batch(schema_id, batch.rows, rules), target)
 
 
-def encode(schema_id: str, source: str, sink: str, payload: Any, *, first: int, target: Any) -> Encoded:
+def encode(schema_id: str, source: str, sink: str, payload: Any, *, first: int, target: Any,
+           rules: RuleSet | None = None) -> Encoded:
     """Enrich one chunk (runs in a worker): ``payload`` as the format ``source`` cut it, whose first row is
     row (or line) ``first`` of its input, encoded for the format ``sink``."""
-    return enrich_batch(schema_id, formats.get(source).decode(payload, first), formats.get(sink), target)
+    return enrich_batch(schema_id, formats.get(source).decode(payload, first), formats.get(sink), target, rules)

@@ -129,6 +129,11 @@ class Format(Protocol):
         """The output's layout (picklable: it goes to the workers), from the input's carried columns."""
         ...
 
+    def stamped(self, target: Any, extra: dict[bytes, bytes]) -> Any:
+        """The layout ``target`` with the additional metadata keys ``extra`` (what vouched for the engine
+        version, ``enrich-shards --engine-recording``); a format that carries no such keys refuses any."""
+        ...
+
     def encode(self, schema_id: str, batch: Batch, found: RowBatch, target: Any) -> Encoded:
         """A batch and its extracted matrix as output rows and rejects (in a worker)."""
         ...

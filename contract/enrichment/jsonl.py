@@ -34,7 +34,7 @@ from contract.core.oserrors import os_error_reason
 from contract.core.stagedfile import StagedFile, write_atomic
 from contract.enrichment.format import Batch, Chunk, Companion, Encoded, Reject
 from contract.enrichment.metadata import metadata_text, sidecar_path
-from contract.enrichment.rows import EnrichmentError, RowBatch
+from contract.enrichment.rows import EnrichmentError, OptionError, RowBatch
 from contract.enrichment.targets import naming
 from contract.features.rows import BadRow, format_vectors
 from contract.model.package import open_regular
@@ -175,6 +175,13 @@ def decode(payload: list[Line], first: int) -> Batch:
 def target(schema_id: str, carried: Any, engine: str | None) -> str:
     """A JSONL output line names its schema; nothing else shapes it (the input's columns are not carried)."""
     return schema_id
+
+
+def stamped(target: str, extra: dict[bytes, bytes]) -> str:
+    """A JSONL line carries no metadata: any additional key is refused (its sidecar is the kit's own)."""
+    if extra:
+        raise OptionError(f"JSONL output carries no additional metadata ({', '.join(key.decode() for key in extra)})")
+    return target
 
 
 def encode(schema_id: str, batch: Batch, found: RowBatch, target: Any) -> Encoded:

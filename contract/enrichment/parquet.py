@@ -137,6 +137,15 @@ def target(schema_id: str, carried: pa.Schema | None, engine: str | None) -> pa.
     return rows_schema(schema_id) if carried is None else output_schema(carried, schema_id)
 
 
+def stamped(target: pa.Schema, extra: dict[bytes, bytes]) -> pa.Schema:
+    """``target`` with the additional metadata keys ``extra`` (never replacing the kit's own key)."""
+    if not extra:
+        return target
+    if set(extra) & set(target.metadata or {}):
+        raise RuntimeError(f"additional metadata would replace the keys {sorted(set(extra) & set(target.metadata))}")
+    return target.with_metadata({**(target.metadata or {}), **extra})
+
+
 def _utf8(row_id: object) -> bool:
     if isinstance(row_id, str):
         try:

@@ -60,9 +60,10 @@ RUN_KEY = "run"
 
 
 def run_state(schema_id: str, *, chunk_size: int, chunk_bytes: int, fmt: str, out_fmt: str,
-              source: Path) -> dict[str, Any]:
+              source: Path, engine: str) -> dict[str, Any]:
     stat = source.stat()
     return {
+        "engineVersion": engine,
         "schema": schema_id,
         "chunkSize": chunk_size,
         "chunkBytes": chunk_bytes,

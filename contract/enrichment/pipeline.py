@@ -39,6 +39,7 @@ from contract.core import registry
 from contract.core.stagedfile import StagedFile, write_atomic
 from contract.enrichment import formats
 from contract.enrichment.encoding import encode
+from contract.enrichment.engines import DEFAULT_ENGINE_VERSION, rules_of
 from contract.enrichment.format import Format, Reader
 from contract.enrichment.parts import PartStore, parts_dir, run_state
 from contract.enrichment.pool import run_bounded
@@ -47,6 +48,7 @@ from contract.enrichment.rejects import default_path as rejects_default
 from contract.enrichment.rejects import rejects_text
 from contract.enrichment.rows import EnrichmentError, InputError, OptionError
 from contract.enrichment.targets import Source, Target, check_targets, naming
+from contract.features.rules import RuleSet
 
 FORMATS = formats.FILE_FORMATS
 DEFAULT_CHUNK_SIZE = 1000
@@ -70,6 +72,7 @@ class Options:
     stderr: TextIO | None = field(default=None, compare=False)  # None: sys.stderr at run time
     overwrite: bool = False  # replace an existing output, rejects file or sidecar
     chunk_bytes: int = DEFAULT_CHUNK_BYTES
+    engine_version: str | None = None  # whose answer (``--engine-version``); None: the kit's default release
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,7 @@ class ChunkTask:
     rejects_path: Path
     target: Any = None  # the output's layout, from the output format (an Arrow schema for Parquet)
     weight: float = 0.0  # share of the input this chunk stands for (progress only)
+    rules: RuleSet | None = None  # the asked release's rule set, resolved once per run (None: the default's)
 
 
 @dataclass(frozen=True)
@@ -151,7 +155,8 @@ def _check(options: Options) -> tuple[str, str, Reader]:
 
 def run_chunk(task: ChunkTask) -> ChunkResult:
     """Enrich one chunk and store its parts (rejects first, rows last). Runs in a worker."""
-    encoded = encode(task.schema_id, task.source, task.sink, task.payload, first=task.first_line, target=task.target)
+    encoded = encode(task.schema_id, task.source, task.sink, task.payload, first=task.first_line, target=task.target,
+                     rules=task.rules)
     if encoded.rejects:
         with naming(task.rejects_path):
             write_atomic(task.rejects_path, rejects_text(encoded.rejects))
@@ -162,15 +167,17 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
 
 def enrich_file(options: Options) -> Summary:
     """Run (or resume) one file enrichment; see the module docstring for what is written when."""
+    rules = rules_of(options.engine_version)  # once per run, before any work (a usage error otherwise)
     source, sink, reader = _check(options)
     try:
         target = formats.get(sink).target(options.schema_id, reader.carried, None)
         store = PartStore(options.output, formats.get(sink).PART_SUFFIX)
         state = run_state(options.schema_id, chunk_size=options.chunk_size, chunk_bytes=options.chunk_bytes,
-                          fmt=source, out_fmt=sink, source=options.input)
+                          fmt=source, out_fmt=sink, source=options.input,
+                          engine=options.engine_version or DEFAULT_ENGINE_VERSION)
         done = store.open(state, options.resume)
         try:
-            return _run(options, (source, sink), reader, target=target, store=store, done=done)
+            return _run(options, (source, sink), reader, target=target, store=store, done=done, rules=rules)
         except InputError:
             store.remove()  # the input is broken: its chunks are worth nothing, and must not block a rerun
             raise
@@ -181,7 +188,7 @@ def enrich_file(options: Options) -> Summary:
 
 
 def _run(options: Options, names: tuple[str, str], reader: Reader, *, target: Any, store: PartStore,
-         done: set[int]) -> Summary:
+         done: set[int], rules: RuleSet | None) -> Summary:
     source, sink = names
     progress = Progress(options.stderr or sys.stderr, quiet=options.quiet)
     fraction = 0.0
@@ -196,7 +203,7 @@ def _run(options: Options, names: tuple[str, str], reader: Reader, *, target: An
                 progress.add(chunk.rows, 0, fraction, resumed=True)
                 continue
             yield ChunkTask(source, sink, options.schema_id, index, chunk.payload, chunk.first,
-                            store.rows_path(index), store.rejects_path(index), target, chunk.weight)
+                            store.rows_path(index), store.rejects_path(index), target, chunk.weight, rules)
 
     def finished(result: ChunkResult) -> None:
         nonlocal fraction

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from contract.core import registry
 from contract.core.errors import ContractError
 from contract.features.rows import RowResult, extract_matrix, extract_rows
+from contract.features.rules import RuleSet
 
 ID_FIELD = "id"
 FEN_FIELD = "fen"
@@ -67,16 +68,16 @@ def is_missing(value: object) -> bool:
     return type(value).__name__ in {"NAType", "NaTType"}
 
 
-def results(schema_id: str, rows: Sequence[object]) -> list[RowResult]:
+def results(schema_id: str, rows: Sequence[object], rules: RuleSet | None = None) -> list[RowResult]:
     """``extract_rows`` over ``rows``; if it raises, row by row, so only the failing row is rejected."""
     try:
-        return list(extract_rows(schema_id, rows))
+        return list(extract_rows(schema_id, rows, rules=rules))
     except Exception:  # an extractor bug: find the row(s) it belongs to
         pass
     out: list[RowResult] = []
     for index, row in enumerate(rows):
         try:
-            (result,) = extract_rows(schema_id, [row])
+            (result,) = extract_rows(schema_id, [row], rules=rules)
         except Exception as exc:
             row_id = row.get(ID_FIELD) if isinstance(row, dict) else None
             result = RowResult(0, row_id, None, f"extraction failed: {type(exc).__name__}: {exc}")
@@ -99,13 +100,14 @@ def cell_row(row_id: object, fen: object, side: object) -> dict[str, Any]:
     return row
 
 
-def extract_batch(schema_id: str, rows: Sequence[object]) -> RowBatch:
-    """:func:`results` over ``rows`` as one float32 matrix (zero rows for the rejected) and the errors."""
+def extract_batch(schema_id: str, rows: Sequence[object], rules: RuleSet | None = None) -> RowBatch:
+    """:func:`results` over ``rows`` as one float32 matrix (zero rows for the rejected) and the errors;
+    ``rules``: the rule set of the engine release asked for (``None``: the kit's default release)."""
     try:
-        return RowBatch(*extract_matrix(schema_id, rows))  # the same, without a result object per row
+        return RowBatch(*extract_matrix(schema_id, rows, rules=rules))  # the same, without a result object per row
     except Exception:  # an extractor bug: results() finds the row(s) it belongs to
         pass
-    outcome = results(schema_id, rows)
+    outcome = results(schema_id, rows, rules)
     vectors = np.zeros((len(outcome), registry.get(schema_id).width), dtype=np.float32)
     for index, result in enumerate(outcome):
         if result.features is not None:

@@ -46,13 +46,14 @@ from contract.core.oserrors import os_error_reason
 from contract.core.stagedfile import sync_path
 from contract.enrichment import formats
 from contract.enrichment.encoding import encode
-from contract.enrichment.engines import engine_version
+from contract.enrichment.engines import Engine, resolve
 from contract.enrichment.format import Encoded, Format, Writer
 from contract.enrichment.pool import run_bounded
 from contract.enrichment.progress import Progress
 from contract.enrichment.rows import EnrichmentError, OptionError
 from contract.enrichment.table import require_pyarrow
 from contract.enrichment.targets import naming
+from contract.features.rules import RuleSet
 
 SHARD_FORMAT = "training"  # what enrich-shards reads and writes (the registry's name for it)
 DEFAULT_SHARD_CHUNK_ROWS = 2000
@@ -67,6 +68,7 @@ class ShardOptions:
     input: Path  # a raw shard, or a directory of them (``*.parquet``, sorted by name)
     output_dir: Path
     engine_version: str | None = None  # None: engines.DEFAULT_ENGINE_VERSION
+    engine_recording: Path | None = None  # a recording of engine_version vouching for it (--engine-recording)
     jobs: int = 1
     resume: bool = False
     overwrite: bool = False
@@ -116,10 +118,10 @@ def task_shards(shards: list[Path], index: int, count: int) -> list[Path]:
     return [shard for number, shard in enumerate(shards) if number % count == index - 1]
 
 
-def _check(options: ShardOptions) -> tuple[str, list[Path]]:
+def _check(options: ShardOptions) -> tuple[Engine, list[Path]]:
     if options.schema_id not in registry.feature_schemas():
         raise OptionError(f"unknown feature schema {options.schema_id!r}; known: {', '.join(registry.schema_ids())}")
-    engine = engine_version(options.schema_id, options.engine_version)
+    engine = resolve(options.schema_id, options.engine_version, options.engine_recording)
     for name, value in (("--jobs", options.jobs), ("the chunk size", options.chunk_size),
                         ("the chunk byte budget", options.chunk_bytes)):
         if value < 1:
@@ -197,12 +199,13 @@ class ChunkTask:
     payload: Any
     first: int
     target: Any
+    rules: RuleSet | None = None  # the asked release's rule set (None: the default release's)
 
 
 def run_chunk(task: ChunkTask) -> tuple[int, int, Encoded]:
     """Decode, check and enrich one chunk (runs in a worker): ``(shard, index, encoded chunk)``."""
     return task.shard, task.index, encode(task.schema_id, task.format, task.format, task.payload,
-                                          first=task.first, target=task.target)
+                                          first=task.first, target=task.target, rules=task.rules)
 
 
 class _Shard:
@@ -269,7 +272,7 @@ def enrich_shards(options: ShardOptions) -> ShardSummary:
         if locks:  # no other run writes these shards: what an interrupted run left half-written can go
             _remove_stale_temporaries(options.output_dir, [shard.name for shard in shards])
         fmt = formats.get(SHARD_FORMAT)
-        todo, kept, stale = _plan(options, shards, engine, fmt)
+        todo, kept, stale = _plan(options, shards, engine.version, fmt)
         summary = _run(options, engine, fmt, todo=todo, kept=kept, started=started)
         summary.stale.extend(stale)
         return summary
@@ -340,7 +343,7 @@ def _locks(directory: Path, task: tuple[int, int] | None) -> list[int]:
     return [fd, own]
 
 
-def _run(options: ShardOptions, engine: str, fmt: Format, *, todo: list[Path], kept: list[str],
+def _run(options: ShardOptions, engine: Engine, fmt: Format, *, todo: list[Path], kept: list[str],
          started: float) -> ShardSummary:
     pa = require_pyarrow()
     progress = Progress(options.stderr or sys.stderr, quiet=options.quiet, label="enrich-shards")
@@ -363,13 +366,14 @@ def _run(options: ShardOptions, engine: str, fmt: Format, *, todo: list[Path], k
             try:
                 reader = fmt.open_reader(source, str(source))
                 try:
-                    state.layout = fmt.target(options.schema_id, reader.carried, engine)
+                    state.layout = fmt.stamped(fmt.target(options.schema_id, reader.carried, engine.version),
+                                               engine.vouched_by)
                     count = 0
                     for count, chunk in enumerate(reader.chunks(options.chunk_size, options.chunk_bytes), start=1):
                         if state.error is not None:
                             break
                         yield ChunkTask(options.schema_id, SHARD_FORMAT, number, count - 1, chunk.payload,
-                                        chunk.first, state.layout)
+                                        chunk.first, state.layout, engine.rules)
                 finally:
                     reader.close()
                 if state.error is None:

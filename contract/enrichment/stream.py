@@ -24,12 +24,14 @@ from typing import IO, Any, TextIO
 from contract.core.consoletext import console_text
 from contract.enrichment import formats
 from contract.enrichment.encoding import encode, enrich_batch
+from contract.enrichment.engines import rules_of
 from contract.enrichment.format import Batch, Encoded, Format, Reader, Writer
 from contract.enrichment.pipeline import DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_SIZE
 from contract.enrichment.rows import EnrichmentError
 from contract.enrichment.targets import Source, Target, check_targets, naming
 from contract.features.dfen import quote
 from contract.features.extractors import schema
+from contract.features.rules import RuleSet
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class StreamOptions:
     stdin: IO[bytes] | None = field(default=None, compare=False)  # None: sys.stdin.buffer
     stdout: IO[bytes] | None = field(default=None, compare=False)  # None: sys.stdout.buffer
     errors: TextIO | None = field(default=None, compare=False)  # None: sys.stderr
+    engine_version: str | None = None  # whose answer (``--engine-version``); None: the kit's default release
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,7 @@ def _format(path: Path | None) -> str:
 def enrich_stream(options: StreamOptions) -> StreamSummary:
     """Run one streaming extraction; rejected rows are reported on ``options.errors`` as they come."""
     schema(options.schema_id)  # an unknown id refuses before anything is read or created
+    rules = rules_of(options.engine_version)  # so does an engine version without known rules
     source, sink = _format(options.input), _format(options.output)
     errors = options.errors or sys.stderr
     with ExitStack() as stack:
@@ -117,7 +121,7 @@ def enrich_stream(options: StreamOptions) -> StreamSummary:
 
         stack.callback(abandon)
         rows = rejected = 0
-        for encoded, label in _encoded(options, source, sink, reader, target):
+        for encoded, label in _encoded(options, (source, sink), reader, target, rules):
             with naming(Path(name)):
                 writer.write(encoded.rows)
             rows += encoded.accepted
@@ -158,14 +162,16 @@ def _open_reader(options: StreamOptions, source: str) -> Reader | None:
 
 
 def _encoded(
-    options: StreamOptions, source: str, sink: str, reader: Reader | None, target: Any
+    options: StreamOptions, names: tuple[str, str], reader: Reader | None, target: Any, rules: RuleSet | None
 ) -> Iterator[tuple[Encoded, str]]:
+    source, sink = names
     output: Format = formats.get(sink)
     if reader is None:  # --fen: one row, built here
         row: dict[str, Any] = {"id": "fen" if options.row_id is None else options.row_id, "fen": options.fen}
         if options.side:
             row["side"] = options.side
-        yield enrich_batch(options.schema_id, Batch([row], [0]), output, target), "--fen"
+        yield enrich_batch(options.schema_id, Batch([row], [0]), output, target, rules), "--fen"
         return
     for chunk in reader.chunks(DEFAULT_CHUNK_SIZE, DEFAULT_CHUNK_BYTES):
-        yield encode(options.schema_id, source, sink, chunk.payload, first=chunk.first, target=target), reader.label
+        yield (encode(options.schema_id, source, sink, chunk.payload, first=chunk.first, target=target, rules=rules),
+               reader.label)

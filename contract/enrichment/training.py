@@ -54,6 +54,7 @@ RESULTS = (0.0, 0.5, 1.0)
 DICE = "PNBRQK"
 DICE_COUNT = 3
 STALE_KEYS = (b"pandas",)  # describes columns the enriched shard no longer has exactly
+READER_KEYS = (SCHEMA_KEY.encode(), b"feature_schema", b"engine_version", b"ruleset", b"perspective", b"columns")
 INPUT_KEY = b"dicechess.enrichment.input-sha256"  # what identifies the raw shard an output was made from
 _DIGEST_BLOCK = 1 << 20
 
@@ -79,12 +80,9 @@ def metadata(schema_id: str, raw_metadata: dict[bytes, bytes] | None, engine: st
     """The raw shard's metadata (less a stale ``pandas`` entry) with the enriched shard's six keys."""
     kept = {key: value for key, value in (raw_metadata or {}).items() if key not in STALE_KEYS}
     kept.update({
-        SCHEMA_KEY.encode(): ENRICHED_VERSION.encode(),
-        b"feature_schema": schema_id.encode(),
-        b"engine_version": engine.encode(),
-        b"ruleset": RULESET.encode(),
-        b"perspective": PERSPECTIVE.encode(),
-        b"columns": ",".join(registry.get(schema_id).columns).encode(),
+        key: value for key, value in zip(READER_KEYS, (
+            ENRICHED_VERSION.encode(), schema_id.encode(), engine.encode(), RULESET.encode(), PERSPECTIVE.encode(),
+            ",".join(registry.get(schema_id).columns).encode()), strict=True)
     })
     return kept
 
@@ -215,6 +213,16 @@ def decode(payload: Any, first: int) -> Batch:
 def target(schema_id: str, carried: Any, engine: str | None) -> Any:
     """The enriched shard's Arrow schema, from the raw shard's (its metadata is kept)."""
     return output_schema(schema_id, carried.metadata, engine or DEFAULT_ENGINE_VERSION)
+
+
+def stamped(target: Any, extra: dict[bytes, bytes]) -> Any:
+    """``target`` with the keys of ``extra`` added to its metadata (never one of the six keys the reader checks)."""
+    if not extra:
+        return target
+    clash = set(extra) & set(READER_KEYS)
+    if clash:
+        raise RuntimeError(f"additional metadata would replace the reader's keys {sorted(clash)}")
+    return target.with_metadata({**(target.metadata or {}), **extra})
 
 
 def encode(schema_id: str, batch: Batch, found: RowBatch, target: Any) -> Encoded:

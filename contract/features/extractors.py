@@ -185,10 +185,15 @@ def _rules_matter(position: Position, rules: RuleSet | None) -> bool:
 def extract(schema_id: str, position: Position, color: object, *, engine_version: str | None = None) -> np.ndarray:
     """The ``schema_id`` vector of ``position`` from ``color``'s perspective: float32 ``[width]``, as
     engine ``engine_version`` computes it (``None``: the kit's default release; :mod:`.rules`)."""
+    return extract_under(schema_id, position, color, _rules(engine_version))
+
+
+def extract_under(schema_id: str, position: Position, color: object, rules: RuleSet | None) -> np.ndarray:
+    """:func:`extract` under a rule set already resolved (``None``: the default release's), so a run that
+    extracts many rows resolves its engine version once."""
     width, function = _extractor(schema_id)
     _require_position(position)
     colour = color if color is True or color is False else _color(color)
-    rules = _rules(engine_version)
     accelerator, code = _code(schema_id)
     if code is not None and not _rules_matter(position, rules):
         matrix, status = backend.positions(accelerator, code, [position], b"\x01" if colour else b"\x00")

@@ -22,7 +22,8 @@ import numpy as np
 from contract.core.floattext import float32_text_rows
 from contract.features import backend
 from contract.features.dfen import FenError, parse_fen, quote, side_from_text
-from contract.features.extractors import extract, schema
+from contract.features.extractors import extract_under, schema
+from contract.features.rules import RuleSet
 
 _REASON_LIMIT = 200  # characters of an unexpected exception's text kept in its row's error
 CHUNK_ROWS = 1024  # rows per native call in extract_rows (a chunk is read before its first result)
@@ -75,12 +76,13 @@ def _row_error(row: object) -> tuple[Any, str | None, str | None, str | None]:
     return row_id, fen, side, None
 
 
-def _python_row(schema_id: str, index: int, row_id: Any, fen: str, side: str | None) -> RowResult:
+def _python_row(schema_id: str, index: int, row_id: Any, fen: str, side: str | None, *,
+                rules: RuleSet | None = None) -> RowResult:
     """One checked row through the Python reference (every refusal message comes from here)."""
     try:
         position = parse_fen(fen)
         color = position.turn if side is None else side_from_text(side)
-        vector = extract(schema_id, position, color)
+        vector = extract_under(schema_id, position, color, rules)
     except FenError as exc:
         return RowResult(index, row_id, None, str(exc))
     except Exception as exc:  # an extractor bug must not take the rows after it down
@@ -125,18 +127,30 @@ def _native_chunk(schema_id: str, accelerator: backend.Backend, code: int,
         row += 1
 
 
-def extract_matrix(schema_id: str, rows: Sequence[object]) -> tuple[np.ndarray, list[str | None], list[Any]]:
+def _native_code(accelerator: backend.Backend, schema_id: str, rules: RuleSet | None) -> int | None:
+    """The accelerator's code for ``schema_id``, or ``None`` when the rows go row by row through the Python
+    path: the accelerator lacks the schema, or ``rules`` are not the set it implements (then each row is
+    extracted by :func:`~contract.features.extractors.extract_under`, which still hands the accelerator a
+    position whose vector the rules do not change)."""
+    if rules is not None and not rules.native:
+        return None
+    return accelerator.code(schema_id)
+
+
+def extract_matrix(schema_id: str, rows: Sequence[object], *,
+                   rules: RuleSet | None = None) -> tuple[np.ndarray, list[str | None], list[Any]]:
     """:func:`extract_rows` over ``rows`` as one float32 ``[n, width]`` matrix (the rows of refused entries are
     zero), the error of each row (``None`` when it was accepted) and the id each row's checks read: the same
-    values and messages, without a result object per row (the bulk paths' form)."""
+    values and messages, without a result object per row (the bulk paths' form). ``rules``: the rule set
+    of the engine release whose answer is wanted (``None``: the kit's default release)."""
     width = schema(schema_id).width
     accelerator = backend.active()
-    code = accelerator.code(schema_id)
+    code = _native_code(accelerator, schema_id, rules)
     vectors = np.zeros((len(rows), width), dtype=np.float32)
     if code is None:
         errors: list[str | None] = []
         ids: list[Any] = []
-        for result in extract_rows(schema_id, rows):
+        for result in extract_rows(schema_id, rows, rules=rules):
             if result.features is not None:
                 vectors[result.index] = result.features
             errors.append(result.error)
@@ -159,7 +173,7 @@ def extract_matrix(schema_id: str, rows: Sequence[object]) -> tuple[np.ndarray, 
     return vectors, errors, ids
 
 
-def extract_rows(schema_id: str, rows: Iterable[object]) -> Iterator[RowResult]:
+def extract_rows(schema_id: str, rows: Iterable[object], *, rules: RuleSet | None = None) -> Iterator[RowResult]:
     """Extract ``schema_id`` for each row (``{"id", "fen", "side"?}``); side defaults to the FEN's.
 
     An unknown schema raises at once (before any row is read); a bad row yields a result with
@@ -169,14 +183,14 @@ def extract_rows(schema_id: str, rows: Iterable[object]) -> Iterator[RowResult]:
     Python reference's."""
     schema(schema_id)
     accelerator = backend.active()
-    code = accelerator.code(schema_id)
+    code = _native_code(accelerator, schema_id, rules)
     if code is None:
         for index, row in enumerate(rows):
             row_id, fen, side, error = _row_error(row)
             if error is not None or fen is None:
                 yield RowResult(index, row_id, None, error)
             else:
-                yield _python_row(schema_id, index, row_id, fen, side)
+                yield _python_row(schema_id, index, row_id, fen, side, rules=rules)
         return
     numbered = enumerate(rows)
     while chunk := list(itertools.islice(numbered, CHUNK_ROWS)):

@@ -191,7 +191,7 @@ def test_a_second_run_on_the_same_output_is_refused_while_the_first_holds_it(tmp
     options = Options("material-7-v1", source, output, chunk_size=10, quiet=True)
     holder = PartStore(output, ".jsonl")
     state = pipeline.run_state("material-7-v1", chunk_size=10, chunk_bytes=options.chunk_bytes, fmt="jsonl",
-                               out_fmt="jsonl", source=source)
+                               out_fmt="jsonl", source=source, engine="0.12.0")
     holder.open(state, resume=False)  # the first run, alive, writing chunk 0
     in_flight = holder.dir / f".{holder.rows_path(0).name}.tmp-0123456789ab"
     in_flight.write_bytes(b'{"id": "row-0"')

@@ -129,12 +129,12 @@ def test_row_messages_name_the_type_and_stay_short() -> None:
 def test_an_extractor_bug_rejects_its_row_and_the_rest_go_on(monkeypatch: pytest.MonkeyPatch) -> None:
     real = extract
 
-    def flaky(schema_id: str, position: Any, color: object) -> np.ndarray:
+    def flaky(schema_id: str, position: Any, color: object, _rules: object = None) -> np.ndarray:
         if position.halfmove == 99:
             raise RuntimeError("boom")
         return real(schema_id, position, color)
 
-    monkeypatch.setattr("contract.features.rows.extract", flaky)
+    monkeypatch.setattr("contract.features.rows.extract_under", flaky)
     results = list(extract_rows("kcp-13", [{"id": 1, "fen": KINGS + " 99 1"}, {"id": 2, "fen": KINGS}]))
     assert results[0].error == "extraction failed: RuntimeError: boom"
     assert results[1].ok
@@ -186,13 +186,13 @@ def test_an_interrupted_run_keeps_the_previous_output_and_exits_130(
     real = extract
     calls = []
 
-    def interrupted(schema_id: str, position: Any, color: object) -> np.ndarray:
+    def interrupted(schema_id: str, position: Any, color: object, _rules: object = None) -> np.ndarray:
         calls.append(1)
         if len(calls) == 3:
             raise KeyboardInterrupt
         return real(schema_id, position, color)
 
-    monkeypatch.setattr("contract.features.rows.extract", interrupted)
+    monkeypatch.setattr("contract.features.rows.extract_under", interrupted)
     assert main(["extract", "--schema", "kcp-13", "--input", "-", "--output", str(output), "--overwrite"]) == 130
     assert capsys.readouterr().err == f"extract: interrupted; {output} was not written\n"
     assert output.read_text() == "previous\n"

@@ -52,3 +52,23 @@ def test_the_table_names_the_default_release_and_what_is_not_known() -> None:
 def test_an_unknown_engine_version_is_refused_in_one_line() -> None:
     with pytest.raises(rules.UnknownEngineError, match=r"engine version .9\.9\.9."):
         rules.for_engine("9.9.9")
+
+
+def test_the_row_paths_take_a_rule_set_resolved_once() -> None:
+    """``extract_rows``/``extract_matrix`` (behind ``extract`` and ``enrich-shards``) under a rule set: the
+    newest sources' recorded vectors with theirs, engine-live's (``kit``) without one."""
+    from contract.features.rows import extract_matrix, extract_rows
+
+    edges = _edges()
+    rows = [{"id": str(row["label"]), "fen": str(row["fen"]), "side": str(row["side"])} for row in edges]
+    newest = rules.for_engine(rules.NEWEST_SOURCES)
+    for schema in ("kcp-13", "kcp-mobility-pawns-31-v1"):
+        matrix, errors, _ids = extract_matrix(schema, rows, rules=newest)
+        assert errors == [None] * len(rows)
+        assert [_bits(vector) for vector in matrix] == [decode(row["newest"][schema], schema)  # type: ignore[index]
+                                                       for row in edges]
+        assert [_bits(result.features) for result in extract_rows(schema, rows, rules=newest)
+                if result.features is not None] == [_bits(vector) for vector in matrix]
+        default, _errors, _ids = extract_matrix(schema, rows)
+        assert [_bits(vector) for vector in default] == [decode(row["kit"][schema], schema)  # type: ignore[index]
+                                                        for row in edges]

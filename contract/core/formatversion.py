@@ -87,8 +87,8 @@ def problem(document: object, name: str) -> str | None:
     """Why ``document`` does not carry a version of ``name`` the kit reads, or ``None``."""
     known = major(VERSIONS[name])
     found = document.get(FIELD) if isinstance(document, dict) else None
-    if found is None and isinstance(document, dict) and name in UNVERSIONED:
-        return None  # the format before the field: read as UNVERSIONED[name]
+    if found is None and name in UNVERSIONED:
+        return None  # the format before the field (read as UNVERSIONED[name]); a non-object is its schema's to say
     if not isinstance(found, str):
         return (f"no {FIELD} (this kit reads {name} format {known}.x)" if found is None
                 else f"{FIELD} {found!r} is not a string")
@@ -104,7 +104,8 @@ def check(where: str, document: object, name: str) -> str:
     why = problem(document, name)
     if why is not None:
         raise FormatVersionError(f"{where}: {why}")
-    assert isinstance(document, dict)
+    if not isinstance(document, dict):  # an unversioned format's file that is not even an object
+        raise FormatVersionError(f"{where}: not a JSON object")
     version = document.get(FIELD, UNVERSIONED.get(name))
     assert isinstance(version, str)
     return version

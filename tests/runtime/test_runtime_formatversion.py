@@ -185,3 +185,5 @@ def test_a_parity_file_without_a_version_is_the_engines_format_and_another_major
         formatversion.check("p.json", {"formatVersion": "2.0.0"}, "parity")
     with pytest.raises(formatversion.FormatVersionError, match="no formatVersion"):
         formatversion.check("v.json", {"probes": []}, "probes")  # the exception is the parity file's alone
+    with pytest.raises(formatversion.FormatVersionError, match=r"p\.json: not a JSON object"):
+        formatversion.check("p.json", [1, 2], "parity")

@@ -162,14 +162,46 @@ def parity_schema() -> dict[str, Any]:
                        "description": "The model's float32 output, written as the double it widens to."},
         },
     }
+    measurement = {
+        "type": "object",
+        "required": ["runtime", "comparedWith", "maxAbsoluteDifference"],
+        "additionalProperties": False,
+        "properties": {
+            "runtime": {"type": "string", "minLength": 1,
+                        "description": "The runtime that scored the file's feature rows."},
+            "comparedWith": {"type": "string", "minLength": 1,
+                             "description": "Whose recorded outputs its scores were compared with."},
+            "maxAbsoluteDifference": {"type": "number", "minimum": 0,
+                                      "description": "The largest absolute difference observed over the probes."},
+        },
+    }
+    output_tolerance = {
+        "type": "object",
+        "required": ["absolute", "reason", "measuredOn"],
+        "additionalProperties": False,
+        "properties": {
+            "absolute": {"type": "number", "minimum": 0,
+                         "description": "A reader's output for a probe agrees when |output - recorded| <= this."},
+            "reason": {"type": "string", "minLength": 1},
+            "measuredOn": {"type": "array", "minItems": 1, "items": measurement},
+        },
+    }
     fields = ["schema", "perspective", "model", "modelSha256", "generator", "runtime", "featureSource",
               "columns", "probes"]
     return _document(
         "parity", "dice-chess model parity fixture",
         "The engine's synthetic_kcp13_value_parity.json format (spec/contract.md §8.1): feature rows and "
-        "the onnxruntime outputs a reader must reproduce within 1e-6.",
+        "the onnxruntime outputs a reader must reproduce. Format 1.1 adds formatVersion and the tolerance the "
+        "outputs are compared with; a file without them (the engine's, format 1.0) is read as before.",
         {"type": "object", "required": fields, "additionalProperties": False,
          "properties": {
+             "formatVersion": {**_format_version("parity"),
+                               "description": "The version of this file (docs/versioning.md); absent in the "
+                                              "engine's own files, which are format 1.0.0."},
+             "tolerance": {"type": "object", "required": ["output"], "additionalProperties": False,
+                           "description": "Per compared value of a probe (its output): the absolute tolerance, "
+                                          "why, and the runtimes it was measured on (docs/golden.md).",
+                           "properties": {"output": output_tolerance}},
              "schema": {"const": schema.id},
              "perspective": {"const": "side-to-move"},
              "model": {"type": "string", "pattern": "^[A-Za-z0-9_.-]+\\.onnx$"},

@@ -50,6 +50,14 @@ VERSIONS: Final[Mapping[str, str]] = MappingProxyType({
     "conformance-tensor-contract": "1.0.0",
     "conformance-divergences": "2.0.0",
     "adapter-protocol": "1.0.0",
+    "parity": "1.1.0",
+})
+
+# schema name -> the version a file of that name WITHOUT ``formatVersion`` is read as. The parity file's format
+# is the engine's (its generator writes no version, its reader reads fields by name): a file without the field is
+# that format, 1.0.0; 1.1.0 added ``formatVersion`` and the declared ``tolerance`` (docs/golden.md).
+UNVERSIONED: Final[Mapping[str, str]] = MappingProxyType({
+    "parity": "1.0.0",
 })
 
 
@@ -79,6 +87,8 @@ def problem(document: object, name: str) -> str | None:
     """Why ``document`` does not carry a version of ``name`` the kit reads, or ``None``."""
     known = major(VERSIONS[name])
     found = document.get(FIELD) if isinstance(document, dict) else None
+    if found is None and name in UNVERSIONED:
+        return None  # the format before the field (read as UNVERSIONED[name]); a non-object is its schema's to say
     if not isinstance(found, str):
         return (f"no {FIELD} (this kit reads {name} format {known}.x)" if found is None
                 else f"{FIELD} {found!r} is not a string")
@@ -94,6 +104,8 @@ def check(where: str, document: object, name: str) -> str:
     why = problem(document, name)
     if why is not None:
         raise FormatVersionError(f"{where}: {why}")
-    assert isinstance(document, dict)
-    version: str = document[FIELD]
+    if not isinstance(document, dict):  # an unversioned format's file that is not even an object
+        raise FormatVersionError(f"{where}: not a JSON object")
+    version = document.get(FIELD, UNVERSIONED.get(name))
+    assert isinstance(version, str)
     return version

@@ -35,7 +35,7 @@ ENGINE_DIGESTS = {
 SPEC_WEIGHTS = [0.5, 0.3, 0.3, 0.2, 0.15, 0.1, 0.005, 0.02, 0.0002, 2.0, -2.0, 0.5, -0.5]
 PARITY = "synthetic_kcp13_value_parity.json"
 OWN_FIELDS = ("generator", "runtime", "featureSource")  # the only parity fields that name who made it
-TOLERANCE = 1e-6
+ADDED_FIELDS = ("formatVersion", "tolerance")  # what parity format 1.1 adds to the engine's format (1.0)
 
 
 def _json(path: Path) -> dict[str, Any]:
@@ -84,15 +84,37 @@ def test_parity_file_has_the_engines_layout_and_values() -> None:
     ours = (FIXTURES / PARITY).read_text(encoding="utf-8")
     theirs = (ENGINE_FIXTURES / PARITY).read_text(encoding="utf-8")
     ours_doc, theirs_doc = json.loads(ours), json.loads(theirs)
+    assert ours_doc["formatVersion"] == "1.1.0" and "formatVersion" not in theirs_doc
+    for field in ADDED_FIELDS:  # fields the engine's reader (fields read by name) ignores
+        ours_doc.pop(field)
     assert list(ours_doc) == list(theirs_doc)
     for field in OWN_FIELDS:
         ours_doc.pop(field)
         theirs_doc.pop(field)
     assert ours_doc == theirs_doc  # ids, FENs, sides, every feature and every output
-    own_lines = [line for line in ours.splitlines() if not any(f'"{f}"' in line for f in OWN_FIELDS)]
-    their_lines = [line for line in theirs.splitlines() if not any(f'"{f}"' in line for f in OWN_FIELDS)]
-    assert own_lines == their_lines
+    columns_on = ours.splitlines()[ours.splitlines().index('  "columns": ['):]
+    assert columns_on == theirs.splitlines()[theirs.splitlines().index('  "columns": ['):]
     assert ours.endswith("}\n")
+
+
+def test_parity_file_declares_its_tolerance_and_every_measurement_is_within_it() -> None:
+    declared = _json(FIXTURES / PARITY)["tolerance"]["output"]
+    assert declared["absolute"] == 1e-6  # the engine's Kcp13ParitySpec tolerance (spec/contract.md §8.2)
+    assert "Kcp13ParitySpec" in declared["reason"]
+    assert declared["measuredOn"] and all(0 <= m["maxAbsoluteDifference"] <= declared["absolute"]
+                                          for m in declared["measuredOn"])
+
+
+def test_the_engines_recorded_outputs_are_reproduced_within_the_declared_tolerance() -> None:
+    # the engine's recording (onnxruntime 1.29.0), scored by the installed runtime, under this file's tolerance
+    engine = _json(ROOT / "golden" / "recorded" / "manifests" / PARITY)
+    assert "tolerance" not in engine  # a format 1.0 file: it declares none
+    features = np.asarray([p["features"] for p in engine["probes"]], dtype=np.float32)
+    outputs = np.asarray([p["output"] for p in engine["probes"]], dtype=np.float64)
+    session = ort.InferenceSession(str(FIXTURES / "synthetic_kcp13_value_test_model.onnx"),
+                                   providers=["CPUExecutionProvider"])
+    (scores,) = session.run(["output"], {"input": features})
+    assert np.max(np.abs(scores.reshape(-1).astype(np.float64) - outputs)) <= _tolerance()
 
 
 def test_parity_features_are_the_corpus_vectors() -> None:
@@ -108,6 +130,11 @@ def test_parity_features_are_the_corpus_vectors() -> None:
                                   np.asarray(source.probes[probe["id"]].features, np.float32).view(np.uint32))
 
 
+def _tolerance() -> float:
+    """The absolute tolerance the kit's parity file declares for its outputs (format 1.1)."""
+    return float(_json(FIXTURES / PARITY)["tolerance"]["output"]["absolute"])
+
+
 def _parity_rows() -> tuple[np.ndarray, np.ndarray]:
     parity = _json(FIXTURES / PARITY)
     features = np.asarray([p["features"] for p in parity["probes"]], dtype=np.float32)
@@ -121,7 +148,7 @@ def test_parity_outputs_match_onnxruntime() -> None:
                                    providers=["CPUExecutionProvider"])
     (scores,) = session.run(["output"], {"input": features})
     assert scores.shape == (len(outputs), 1)
-    assert np.max(np.abs(scores.reshape(-1).astype(np.float64) - outputs)) <= TOLERANCE
+    assert np.max(np.abs(scores.reshape(-1).astype(np.float64) - outputs)) <= _tolerance()
 
 
 @pytest.mark.parametrize(("model", "manifest"), [
@@ -136,7 +163,7 @@ def test_the_kits_scorer_reproduces_the_parity_outputs(model: str, manifest: str
     assert isinstance(scorer, Scorer), scorer
     features, outputs = _parity_rows()
     scores = scorer.score(features).astype(np.float64)
-    assert np.max(np.abs(scores - outputs)) <= TOLERANCE
+    assert np.max(np.abs(scores - outputs)) <= _tolerance()
     # spec §8.2 item 5/6: the engine's integer score (x 10000, truncated) agrees for every probe
     assert [int(s * 10000) for s in scores] == [int(o * 10000) for o in outputs]
 

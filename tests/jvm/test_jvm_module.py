@@ -498,6 +498,14 @@ PARITY_CASES: list[tuple[str, Callable[[bytes], bytes]]] = [
     ("another FEN", _edited_parity(_probe_edit("fen", "4k3/8/8/8/8/8/8/3K4 w - -", 2))),
     ("another digest", _edited_parity(lambda d: d.__setitem__("modelSha256", "0" * 64))),
     ("a rounded lockstep output", _edited_parity(_probe_edit("output", 0.5714285714285714))),
+    ("no tolerance, no version (format 1.0)", _edited_parity(lambda d: [d.pop("tolerance"), d.pop("formatVersion")])),
+    ("a negative tolerance", _edited_parity(lambda d: d["tolerance"]["output"].__setitem__("absolute", -1e-6))),
+    ("a tolerance without a reason", _edited_parity(lambda d: d["tolerance"]["output"].pop("reason"))),
+    ("a tolerance of no measurement", _edited_parity(lambda d: d["tolerance"]["output"].__setitem__("measuredOn", []))),
+    ("a tolerance for another value", _edited_parity(lambda d: d["tolerance"].__setitem__("features", {}))),
+    ("format 2.0.0", _edited_parity(lambda d: d.__setitem__("formatVersion", "2.0.0"))),
+    ("format 1.1", _edited_parity(lambda d: d.__setitem__("formatVersion", "1.1"))),
+    ("format a number", _edited_parity(lambda d: d.__setitem__("formatVersion", 1))),
     ("a duplicate key", lambda data: data.replace(b'"schema": "kcp-13",', b'"schema": "kcp-13", "schema": "kcp-13",')),
     ("NaN", lambda data: data.replace(b'"output": ', b'"output": NaN, "x": ', 1)),
     ("a BOM", lambda data: b"\xef\xbb\xbf" + data),
@@ -527,6 +535,11 @@ def test_the_java_parity_reader_agrees_with_pythons_on_the_parity_file(tmp_path:
                         f"{np.asarray(p['output'], dtype='>f8').tobytes().hex()}" for p in document["probes"]]
             assert lines[:-1] == expected, case
             assert lines[-1].startswith(f"parity: {PARITY_NAME} holds: {len(expected)} probes"), case
+            declared = document.get("tolerance")  # the tolerance Python reads, as written (format 1.1), or none
+            written = re.search(rb'"absolute": ([^,\s}]+)', change(original))
+            assert lines[-1].endswith(f"; format {document.get('formatVersion', '1.0.0')}, " + (
+                "no output tolerance declared" if declared is None
+                else f"outputs to be compared within {written[1].decode() if written else ''} absolute")), case
         elif problems and not problems[0].startswith(f"{PARITY_NAME}: not valid JSON"):
             assert lines[:-1] == problems, case  # the same schema problems, in the same words and order
         elif problems:
@@ -537,4 +550,5 @@ def test_the_java_parity_reader_agrees_with_pythons_on_the_parity_file(tmp_path:
             assert named == differing, case
             assert any("has SHA-256" in line for line in lines) == other_digest, case
     assert verdicts["the kit's"] and verdicts["the engine's, recorded"] and verdicts["a rounded lockstep output"]
-    assert sum(verdicts.values()) == 3
+    assert verdicts["no tolerance, no version (format 1.0)"]
+    assert sum(verdicts.values()) == 4

@@ -66,8 +66,8 @@ def test_each_files_schema_requires_the_kits_major() -> None:
     for path, (name, schema_name) in FILES.items():
         schema = _schema(schema_name)
         assert schema["properties"]["formatVersion"]["pattern"] == formatversion.pattern(name), path
-        # the engine's recordings share the vector format and predate versions: there alone it is optional
-        assert ("formatVersion" in schema["required"]) == (schema_name != "golden-vectors"), path
+        # the engine's recordings (vectors, its parity file) share the format and predate versions: optional there
+        assert ("formatVersion" in schema["required"]) == (schema_name not in ("golden-vectors", "parity")), path
 
 
 def test_every_protocol_request_requires_the_protocol_major() -> None:
@@ -175,3 +175,15 @@ def test_the_kit_adapter_answers_its_protocol_major() -> None:
 def test_the_kit_adapter_refuses_another_protocol_major(version: str | None, message: str) -> None:
     request = REQUEST if version is None else {**REQUEST, "formatVersion": version}
     assert adapter.answer(json.dumps(request)) == {"id": "x", "status": "error", "message": message}
+
+
+def test_a_parity_file_without_a_version_is_the_engines_format_and_another_major_is_refused() -> None:
+    # the engine's parity file predates formatVersion: read as parity format 1.0.0; 2.x is refused as any file's
+    assert formatversion.check("p.json", {"probes": []}, "parity") == "1.0.0"
+    assert formatversion.check("p.json", {"formatVersion": "1.1.0"}, "parity") == "1.1.0"
+    with pytest.raises(formatversion.FormatVersionError, match=r"it reads parity format 1\.x"):
+        formatversion.check("p.json", {"formatVersion": "2.0.0"}, "parity")
+    with pytest.raises(formatversion.FormatVersionError, match="no formatVersion"):
+        formatversion.check("v.json", {"probes": []}, "probes")  # the exception is the parity file's alone
+    with pytest.raises(formatversion.FormatVersionError, match=r"p\.json: not a JSON object"):
+        formatversion.check("p.json", [1, 2], "parity")

@@ -179,7 +179,10 @@ public final class Main {
         }
         out.println("parity: " + shown + " holds: " + reading.probes().size()
             + " probes, each the kit's kcp-13 golden vector bit for bit; its model " + reading.model() + " "
-            + (reading.modelChecked() ? "has the SHA-256 it states" : "is not beside it (its SHA-256 not checked)"));
+            + (reading.modelChecked() ? "has the SHA-256 it states" : "is not beside it (its SHA-256 not checked)")
+            + "; format " + reading.formatVersion() + ", " + (reading.tolerance() == null
+                ? "no output tolerance declared"
+                : "outputs to be compared within " + reading.tolerance().text() + " absolute"));
         return OK;
     }
 

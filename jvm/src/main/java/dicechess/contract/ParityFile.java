@@ -16,7 +16,9 @@ import java.util.Map;
  * worded as {@code golden check} words them: {@code FILE: WHERE: MESSAGE (schema/parity.schema.json)}); then what it
  * says is checked against the kit this jar carries: each probe's FEN and features are the kit's kcp-13 golden vector
  * of that id, bit for bit (the parity rows are those vectors), and the graph it names, when it lies beside the file,
- * has the SHA-256 it states. The outputs are not recomputed: the jar runs no ONNX model (the engine's
+ * has the SHA-256 it states. A format 1.1 file declares the absolute tolerance its outputs are to be compared with
+ * ({@link Reading#tolerance()}, {@link Tolerance#agrees}); a file without one (the engine's, format 1.0) reads as
+ * before, its tolerance null. The outputs are not recomputed: the jar runs no ONNX model (the engine's
  * {@code Kcp13ParitySpec} and the kit's Python tests do that). A file larger than 64 MiB is refused unread.
  */
 public final class ParityFile {
@@ -30,13 +32,36 @@ public final class ParityFile {
     public record Probe(String id, String fen, String side, float[] features, double output) {
     }
 
-    /** What the file says (null when it is not a parity file) and every problem found (none: it holds). */
+    /** One measurement the tolerance rests on: the runtime that scored the rows, whose recorded outputs it was compared
+     * with, and the largest absolute difference seen. */
+    public record Measurement(String runtime, String comparedWith, double maxAbsoluteDifference) {
+    }
+
+    /** The tolerance a format 1.1 file declares for its probes' outputs: absolute ({@code text}: as written), why, and
+     * the measurements it rests on. */
+    public record Tolerance(double absolute, String text, String reason, List<Measurement> measuredOn) {
+        /** Whether {@code actual} agrees with the recorded {@code output}: {@code |actual - output| <= absolute}. */
+        public boolean agrees(double actual, double output) {
+            return Math.abs(actual - output) <= absolute;
+        }
+    }
+
+    /** What the file says (null when it is not a parity file) and every problem found (none: it holds).
+     * {@code formatVersion}: the file's, {@code 1.0.0} for a file without one (the engine's format);
+     * {@code tolerance}: the output tolerance it declares, null when it declares none (format 1.0). */
     public record Reading(String model, String modelSha256, boolean modelChecked, List<Probe> probes,
-                          List<String> problems) {
+                          List<String> problems, String formatVersion, Tolerance tolerance) {
         public boolean holds() {
             return problems.isEmpty();
         }
     }
+
+    /** The version a parity file without {@code formatVersion} is: the engine's format (formatversion.UNVERSIONED). */
+    public static final String UNVERSIONED = "1.0.0";
+    /** The major of the parity format the jar reads (formatversion.VERSIONS["parity"]). */
+    public static final int MAJOR = 1;
+    private static final java.util.regex.Pattern SEMVER =
+        java.util.regex.Pattern.compile("(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)");
 
     private ParityFile() {
     }
@@ -70,6 +95,10 @@ public final class ParityFile {
         } catch (Json.JsonException ex) {
             return refused(shown + ": " + ex.getMessage());
         }
+        String unread = versionProblem(document);
+        if (unread != null) { // said plainly, before the schema's pattern says it less clearly (as golden check)
+            return refused(shown + ": " + unread);
+        }
         Object schema = KitData.json(SCHEMA);
         List<String> problems = new ArrayList<>();
         for (SchemaSubset.Error error : SchemaSubset.sorted(SchemaSubset.errors((Map<?, ?>) schema, document))) {
@@ -85,7 +114,7 @@ public final class ParityFile {
                 + ")");
         }
         if (!problems.isEmpty()) {
-            return new Reading(null, null, false, List.of(), List.copyOf(problems));
+            return new Reading(null, null, false, List.of(), List.copyOf(problems), null, null);
         }
         Map<?, ?> doc = (Map<?, ?>) document;
         List<Probe> probes = new ArrayList<>();
@@ -118,7 +147,45 @@ public final class ParityFile {
                 }
             }
         }
-        return new Reading(model, digest, checked, List.copyOf(probes), List.copyOf(problems));
+        Object version = doc.get("formatVersion");
+        return new Reading(model, digest, checked, List.copyOf(probes), List.copyOf(problems),
+            version == null ? UNVERSIONED : (String) version, tolerance(doc.get("tolerance")));
+    }
+
+    /** Why the file's {@code formatVersion} is not one the jar reads (null: none, or one of major {@link #MAJOR}), in
+     * the words of the Python kit's {@code contract.core.formatversion}. */
+    private static String versionProblem(Object document) {
+        Object found = document instanceof Map<?, ?> map ? map.get("formatVersion") : null;
+        if (found == null) {
+            return null; // the engine's format, 1.0.0
+        }
+        if (!(found instanceof String text)) {
+            return "formatVersion " + PyRepr.repr(found) + " is not a string";
+        }
+        if (!SEMVER.matcher(text).matches()) {
+            return "formatVersion " + PyRepr.repr(found) + " is not a MAJOR.MINOR.PATCH version";
+        }
+        if (!text.startsWith(MAJOR + ".")) {
+            return "formatVersion " + text + " is not one this kit reads: it reads parity format " + MAJOR
+                + ".x (docs/versioning.md)";
+        }
+        return null;
+    }
+
+    /** The declared output tolerance (the schema has checked its shape), or null when the file declares none. */
+    private static Tolerance tolerance(Object declared) {
+        if (declared == null) {
+            return null;
+        }
+        Map<?, ?> output = (Map<?, ?>) ((Map<?, ?>) declared).get("output");
+        List<Measurement> measured = new ArrayList<>();
+        for (Object item : (List<?>) output.get("measuredOn")) {
+            Map<?, ?> entry = (Map<?, ?>) item;
+            measured.add(new Measurement((String) entry.get("runtime"), (String) entry.get("comparedWith"),
+                Double.parseDouble(((Json.Number) entry.get("maxAbsoluteDifference")).text())));
+        }
+        String text = ((Json.Number) output.get("absolute")).text();
+        return new Tolerance(Double.parseDouble(text), text, (String) output.get("reason"), List.copyOf(measured));
     }
 
     /** Each probe whose FEN, side or a feature is not the kit's kcp-13 golden vector of that id, bit for bit. */
@@ -160,6 +227,6 @@ public final class ParityFile {
     }
 
     private static Reading refused(String problem) {
-        return new Reading(null, null, false, List.of(), List.of(problem));
+        return new Reading(null, null, false, List.of(), List.of(problem), null, null);
     }
 }

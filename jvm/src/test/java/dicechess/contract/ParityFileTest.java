@@ -2,6 +2,7 @@ package dicechess.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -31,6 +32,40 @@ class ParityFileTest {
             }
             assertTrue(probe.output() > 0 && probe.output() < 1, probe.id());
         }
+    }
+
+    @Test
+    void theJarsParityFileDeclaresTheToleranceItsOutputsAreComparedWith() throws IOException {
+        ParityFile.Reading reading = ParityFile.load();
+        assertEquals("1.1.0", reading.formatVersion());
+        ParityFile.Tolerance tolerance = reading.tolerance();
+        assertEquals(1e-6, tolerance.absolute()); // the engine's Kcp13ParitySpec tolerance (spec/contract.md 8.2)
+        assertEquals("1e-06", tolerance.text());
+        assertTrue(tolerance.reason().contains("Kcp13ParitySpec"), tolerance.reason());
+        assertFalse(tolerance.measuredOn().isEmpty());
+        for (ParityFile.Measurement measured : tolerance.measuredOn()) {
+            assertTrue(measured.runtime().startsWith("onnxruntime "), measured.runtime());
+            assertTrue(measured.maxAbsoluteDifference() <= tolerance.absolute(), measured.runtime());
+        }
+        double output = reading.probes().get(0).output();
+        assertTrue(tolerance.agrees(output + 9e-7, output));
+        assertFalse(tolerance.agrees(output + 2e-6, output));
+    }
+
+    @Test
+    void aFileWithoutAToleranceIsTheEnginesFormatAndReadsAsBefore() throws IOException {
+        // the engine's recording (golden/recorded/manifests/), which predates formatVersion and the tolerance
+        Path file = tmp.resolve("synthetic_kcp13_value_parity.json");
+        Files.write(file, KitData.resource("golden/recorded/manifests/synthetic_kcp13_value_parity.json"));
+        ParityFile.Reading reading = ParityFile.read(file, "p.json");
+        assertEquals(List.of(), reading.problems());
+        assertEquals(9, reading.probes().size());
+        assertEquals("1.0.0", reading.formatVersion());
+        assertNull(reading.tolerance());
+        Files.writeString(file, new String(KitData.resource(ParityFile.KIT_FILE), StandardCharsets.UTF_8)
+            .replace("\"absolute\": 1e-06", "\"absolute\": -1e-06"));
+        assertEquals(List.of("p.json: tolerance/output/absolute: -1e-06 is less than the minimum of 0 "
+            + "(schema/parity.schema.json)"), ParityFile.read(file, "p.json").problems());
     }
 
     @Test

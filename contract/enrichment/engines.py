@@ -28,9 +28,9 @@ from functools import cache
 from pathlib import Path
 
 from contract.core import resources
+from contract.core.cappedread import read_capped
 from contract.core.strictjson import StrictJsonError
 from contract.core.strictjson import parse as parse_json
-from contract.core.vendorfiles import read_capped
 from contract.enrichment.rows import EnrichmentError, OptionError
 from contract.features import rules
 

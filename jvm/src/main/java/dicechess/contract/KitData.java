@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 
 /**
  * The kit's data a vendor layout copies from: every file under {@code schema/}, {@code grammar/} and {@code golden/}
- * (no part starting with '.', no {@code __pycache__}, as contract/core/vendorlayout.py lists them), by its POSIX name,
+ * (no part starting with '.', no {@code __pycache__}, as contract/vendoring/layout.py lists them), by its POSIX name,
  * in Python's order. The jar carries them under {@link VendorCheck#DATA} with their list, {@link #INDEX} (written by
  * the build, {@link LockWriter}), since a class path cannot be listed.
  */

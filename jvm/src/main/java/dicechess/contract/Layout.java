@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 
 /**
  * A vendor layout recorded in a lock ({@code lockVersion 2}, written by {@code dicechess-contract vendor --layout}):
- * which kit files went where. Read, checked and planned as contract/core/vendorlayout.py does, with the texts of
+ * which kit files went where. Read, checked and planned as contract/vendoring/layout.py does, with the texts of
  * {@code schema/vendor-messages.json}: the document against {@code schema/vendor-layout-1.schema.json} (read from the
  * jar), every target name a plain relative name, then each entry's kit files ({@code from}, one {@code *} matching a
  * run of characters without '/'), and for {@code probesOf} the rows of a probe table whose id is a probe of that

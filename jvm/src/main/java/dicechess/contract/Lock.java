@@ -28,7 +28,7 @@ public record Lock(int lockVersion, String kit, String kitVersion, Map<String, L
     public static final String LOCK_NAME = "dicechess-contract.lock.json";
     public static final int LOCK_VERSION = 1;
     public static final String KIT = "dicechess-contract";
-    /** What is vendored: these trees and files of the kit (contract/core/vendorfiles.py). */
+    /** What is vendored: these trees and files of the kit (contract/vendoring/files.py). */
     public static final List<String> VENDORED_TREES =
         List.of("schema", "grammar", "golden/vectors", "golden/fixtures", "golden/conformance");
     public static final List<String> VENDORED_FILES = List.of("golden/probes.json", "golden/probes.tsv");

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 
 /**
  * {@code vendor --check DIR} in Java: a vendored copy against its own lock and against the kit this jar carries, in
- * the Python kit's order (contract/core/vendoring.py) and with its texts (schema/vendor-messages.json, this jar's
+ * the Python kit's order (contract/vendoring/vendored.py) and with its texts (schema/vendor-messages.json, this jar's
  * kit version). Nothing outside the copy is opened: every lock name must be a plain relative POSIX name, and a
  * symbolic link on the way to a file is named, never followed. A copy of the kit's own layout (lockVersion 1) is
  * compared with the jar's lock; a copy written with another layout ({@code vendor --layout}, lockVersion 2, the

@@ -129,6 +129,17 @@ public record Layout(String name, Map<?, ?> document) {
                 }
             }
         }
+        Map<String, String> folded = new java.util.HashMap<>();
+        for (String name : planned.keySet()) {  // every file and directory on the way, by case-folded name
+            String[] parts = name.split("/", -1);
+            for (int depth = 1; depth <= parts.length; depth++) {
+                String prefix = String.join("/", java.util.Arrays.copyOfRange(parts, 0, depth));
+                String other = folded.putIfAbsent(fold(prefix), prefix);
+                if (other != null && !other.equals(prefix)) {
+                    return Messages.say("layout.caseTwins", "path", where, "name", other, "other", prefix);
+                }
+            }
+        }
         for (String name : planned.keySet()) {
             String[] folders = name.split("/", -1);
             StringBuilder folder = new StringBuilder();
@@ -141,6 +152,11 @@ public record Layout(String name, Map<?, ?> document) {
             }
         }
         return List.copyOf(planned.values());
+    }
+
+    /** A name compared without case, as Python's {@code str.casefold} compares ASCII and most letters. */
+    private static String fold(String name) {
+        return name.toUpperCase(java.util.Locale.ROOT).toLowerCase(java.util.Locale.ROOT);
     }
 
     /** Each planned file's SHA-256, by name: what the installed kit would write with this layout. */

@@ -29,6 +29,8 @@ public final class VendorCheck {
     /** A lock larger than this is refused unread (the Python kit's limit). */
     public static final int MAX_LOCK_BYTES = 4 * 1024 * 1024;
     static final int MAX_NAME = 1024;
+    /** A name segment longer than this in UTF-8 bytes is more than a file system holds (contract/vendoring/layout.py). */
+    static final int MAX_SEGMENT_BYTES = 255;
     /** The lock of a copy written with a layout other than the kit's own. */
     static final int LAYOUT_LOCK_VERSION = 2;
     private static final Pattern DIGEST = Pattern.compile("[0-9a-f]{64}");
@@ -212,6 +214,9 @@ public final class VendorCheck {
         if (name.codePointCount(0, name.length()) > MAX_NAME) {
             return Messages.say("name.tooLong", "limit", MAX_NAME);
         }
+        if (hasLoneSurrogate(name)) {  // no file system can name it (Python cannot encode it to UTF-8)
+            return Messages.say("name.notUnicode");
+        }
         if (CONTROL.matcher(name).find()) {
             return Messages.say("name.control");
         }
@@ -232,10 +237,28 @@ public final class VendorCheck {
                 return Messages.say("name.emptySegment");
             }
         }
-        if (parts[0].equals(Lock.LOCK_NAME)) {  // the lock itself, or a directory in the lock's place
+        for (String part : parts) {
+            if (part.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_SEGMENT_BYTES) {
+                return Messages.say("name.segmentTooLong", "limit", MAX_SEGMENT_BYTES);
+            }
+        }
+        if (parts[0].equalsIgnoreCase(Lock.LOCK_NAME)) {  // the lock itself (in any case), or a directory in its place
             return Messages.say("name.lockName");
         }
         return null;
+    }
+
+    /** Whether a text holds a UTF-16 surrogate that is not half of a pair (a JSON {@code \\udcff} escape). */
+    static boolean hasLoneSurrogate(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The copy's lock, or why it cannot be used (one line). */
@@ -274,7 +297,8 @@ public final class VendorCheck {
             return Messages.say("lock.kit", "lock", lock, "kit", cut(Json.dumps(doc.get("kit")), 200));
         }
         Object version = doc.get("lockVersion");
-        BigDecimal number = version instanceof Json.Number n ? n.value() : null;  // 1.0000000000000001 is 1
+        // the integer 1 or 2 as JSON text reads it: 1.0, 1e0 and 1.0000000000000001 are no integer (as in Python)
+        BigDecimal number = version instanceof Json.Number n && PyRepr.isInteger(n.text()) ? n.value() : null;
         boolean one = number != null && number.compareTo(BigDecimal.ONE) == 0;
         boolean two = number != null && number.compareTo(BigDecimal.valueOf(2)) == 0;
         if (!one && !two) {

@@ -26,6 +26,9 @@ from contract.recordings.vectorfile import VectorFile, VectorFileError, read
 
 RECORDED_DIR = "golden/recorded"
 FILE_LIMIT = 64 * 1024 * 1024  # bytes of one recording read (the largest is about 0.2 MB)
+# the training repository's prerank probe pairs (tests/fixtures/prerank/), compared under the rules of the
+# release their engineVersion names, not the kit's default release's
+PRERANK_SUBDIR = "prerank"
 
 
 @dataclass(frozen=True)
@@ -62,8 +65,10 @@ def recorded_corpora(root: Path) -> tuple[list[VectorFile], list[str]]:
     directory = root / RECORDED_DIR
     if not directory.is_dir():
         return corpora, [f"{RECORDED_DIR}: missing"]
-    # the engine's goldens, then releases admitted by their recording (golden admit --write)
-    for path in [*sorted(directory.glob("*.json")), *sorted(directory.glob("admitted/*/*.engine-*.json"))]:
+    # the engine's goldens, the training repository's prerank probe pairs, then releases admitted by their
+    # recording (golden admit --write)
+    for path in [*sorted(directory.glob("*.json")), *sorted(directory.glob(f"{PRERANK_SUBDIR}/*.json")),
+                 *sorted(directory.glob("admitted/*/*.engine-*.json"))]:
         name = path.relative_to(root).as_posix()
         try:  # a regular file (a FIFO is a problem, never waited on), read up to a cap
             data = read_capped(path, FILE_LIMIT)
@@ -129,7 +134,7 @@ def recordings(root: Path) -> tuple[list[Recording], tuple[str, ...], list[str]]
             problems.append(f"{corpus.name}: columns differ from the registry's {corpus.schema} columns")
             continue
         admitted = "/admitted/" in corpus.name
-        follows = None
+        follows = corpus.engine_version if f"/{PRERANK_SUBDIR}/" in corpus.name else None
         if admitted:  # compared under the rule set its admission recorded (golden admit --write)
             follows = _admitted_rules(root, corpus, problems)
             if follows is None:

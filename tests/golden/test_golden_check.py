@@ -21,9 +21,9 @@ def test_check_passes_on_the_committed_corpus(capsys: pytest.CaptureFixture[str]
     assert "golden check passed" in out
     assert "agree bit for bit" in out
     assert ("recorded: 798 of 798 kit vectors (probe x schema) are engine-recorded (engine 0.12.0: 54; "
-            "engine 0.12.0 (rebuild, recorded live 2026-12-01): 798; engine 0.9.1: 27; engine 0.9.2: 23; "
+            "engine 0.12.0 (rebuild, recorded live 2026-12-01): 798; engine 0.9.1: 54; engine 0.9.2: 23; "
             "engine 0.9.3: 81); 0 kit-only") in out
-    assert "15855 recorded vectors from 11 corpora agree bit for bit" in out
+    assert "15914 recorded vectors from 14 corpora agree bit for bit" in out  # + rich-9 0.9.1 (27), probe pairs (16 + 16)
 
 
 @pytest.mark.slow

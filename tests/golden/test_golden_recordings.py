@@ -40,10 +40,11 @@ def test_every_kit_vector_equals_its_engine_recording_and_none_is_kit_only() -> 
     assert len(agreement.recorded_by) == probes * len(feature_schemas()) == 798
     assert agreement.kit_only == ()
     assert all(REBUILD in recorders for recorders in agreement.recorded_by.values())
-    # the 798 live vectors and the 185 of the seven released-engine goldens (kcp-13 0.9.1: 27, 0.9.2: 23, 0.9.3: 27)
-    assert agreement.vectors == 798 + 108 + 27 + 23 + 27 + 14872
+    # the 798 live vectors and the 185 of the seven released-engine goldens (kcp-13 0.9.1: 27, 0.9.2: 23, 0.9.3: 27),
+    # the training repository's rich-9-v1 0.9.1 golden (27) and its prerank probe pairs (16 kcp-13 + 16 rich-9-v1)
+    assert agreement.vectors == 798 + 108 + 27 + 23 + 27 + 27 + 32 + 14872
     # engine-newest: 2,114 positions x 7 schemas, 6 edge positions x 7 (2 refused by both), 16 probe pairs x 2
-    assert dict(agreement.by_rules) == {"engine-0.12.0": 798 + 108 + 27 + 23 + 27,
+    assert dict(agreement.by_rules) == {"engine-0.12.0": 798 + 108 + 27 + 23 + 27 + 27 + 32,
                                         "newest-sources": 2114 * 7 + 6 * 7 + 16 * 2}
     assert f"golden/recorded/engine-live/{LIVE_NAME}" in agreement.files
 
@@ -86,7 +87,9 @@ def test_vector_files_name_what_recorded_them() -> None:
                    *({"recorder": f"engine {v}", "file": f"golden/recorded/kcp-13.engine-{v}.json", "probes": n}
                      for v, n in (("0.9.1", 27), ("0.9.2", 23), ("0.9.3", 27))), live],
         "rich-9-v1": [{"recorder": "engine 0.12.0", "file": "golden/recorded/rich-9-v1.engine-0.12.0.json",
-                       "probes": 27}, live],
+                       "probes": 27},
+                      {"recorder": "engine 0.9.1", "file": "golden/recorded/rich-9-v1.engine-0.9.1.json", "probes": 27},
+                      live],
         "kcp-mobility-27-v1": [{"recorder": "engine 0.9.3",
                                 "file": "golden/recorded/kcp-mobility-27-v1.engine-0.9.3.json", "probes": 27}, live],
         "kcp-mobility-pawns-31-v1": [{"recorder": "engine 0.9.3",
@@ -176,3 +179,40 @@ def test_a_changed_engine_newest_value_disagrees_under_the_newest_rules(tmp_path
     agreement = recorded.compare(root, _committed_vectors())
     assert [(c.schema, c.probe, c.column, c.old, c.new) for c in agreement.cells] == [
         ("rich-9-v1 (edge-cases.jsonl; rules newest-sources)", "edge two-kings-castle-w", "mobility_diff", 14.0, 13.0)]
+
+
+def test_the_prerank_probe_pairs_and_the_rich9_0_9_1_golden_are_compared() -> None:
+    """issue 33 item 5: the training repository's probe pairs (kcp-13 and rich-9-v1, engine 0.12.0) and its
+    rich-9-v1 0.9.1 golden are recordings golden check compares, all 16 + 16 + 27 vectors agreeing."""
+    agreement = recorded.compare(ROOT, _committed_vectors())
+    for name in ("golden/recorded/prerank/probe-pairs-kcp13-engine-0.12.0.json",
+                 "golden/recorded/prerank/probe-pairs-rich9-engine-0.12.0.json",
+                 "golden/recorded/rich-9-v1.engine-0.9.1.json"):
+        assert name in agreement.files
+    assert agreement.cells == ()
+    assert agreement.problems == ()
+
+
+@pytest.mark.parametrize("case", [
+    ("probe-pairs-kcp13-engine-0.12.0.json", "kcp-13", "knight-d3-safe", "king_capture_danger", 10,
+     "0.0046296297", "0.005"),
+    ("probe-pairs-rich9-engine-0.12.0.json", "rich-9-v1", "rook-d4-twin-safe", "mobility_diff", 7, "11.0", "12.0"),
+])
+def test_a_changed_probe_pair_value_disagrees_naming_probe_and_column(
+        tmp_path: Path, case: tuple[str, str, str, str, int, str, str]) -> None:
+    """One changed value in a copy of a probe-pair recording is one disagreeing cell (compared under engine
+    0.12.0's rules) naming the probe and the column."""
+    import shutil
+
+    name, schema, probe, column, index, old, new = case
+    root = tmp_path / "repo"
+    shutil.copytree(ROOT / "golden" / "recorded", root / "golden" / "recorded")
+    path = root / "golden" / "recorded" / "prerank" / name
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    entry = next(p for p in doc["probes"] if p["id"] == probe)
+    assert repr(entry["features"][index]) == old or str(entry["features"][index]) == old
+    entry["features"][index] = float(new)
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    agreement = recorded.compare(root, _committed_vectors())
+    assert [(c.schema, c.probe, c.column) for c in agreement.cells] == [
+        (f"{schema} ({name}; rules engine-0.12.0)", probe, column)]

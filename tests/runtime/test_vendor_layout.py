@@ -32,6 +32,10 @@ TRAINING_FILES = {
     "kcp13/golden-engine-0.9.3.json": "golden/recorded/kcp-13.engine-0.9.3.json",
     "kcp13/golden-engine-0.12.0.json": "golden/recorded/kcp-13.engine-0.12.0.json",
     "rich9/golden-engine-0.12.0.json": "golden/recorded/rich-9-v1.engine-0.12.0.json",
+    "rich9/golden-engine-0.9.1.json": "golden/recorded/rich-9-v1.engine-0.9.1.json",
+    "prerank/probe-pairs.tsv": "golden/recorded/prerank/probe-pairs.tsv",
+    "prerank/probe-pairs-kcp13-engine-0.12.0.json": "golden/recorded/prerank/probe-pairs-kcp13-engine-0.12.0.json",
+    "prerank/probe-pairs-rich9-engine-0.12.0.json": "golden/recorded/prerank/probe-pairs-rich9-engine-0.12.0.json",
     "kcp_mobility27/golden-engine-0.9.3.json": "golden/recorded/kcp-mobility-27-v1.engine-0.9.3.json",
     "kcp_mobility_pawns31/golden-engine-0.9.3.json": "golden/recorded/kcp-mobility-pawns-31-v1.engine-0.9.3.json",
     **{f"manifests/synthetic_kcp13_{n}_manifest.json": f"golden/recorded/manifests/synthetic_kcp13_{n}_manifest.json"
@@ -99,7 +103,7 @@ def test_the_training_layout_writes_the_recorded_files_under_the_repositorys_nam
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     target = tmp_path / "tests" / "fixtures"
     code, out = _run(capsys, "vendor", "--layout", "training", str(target))
-    assert (code, out) == (0, f"vendor: wrote 14 files and {LOCK_NAME} into {target} (layout training)\n")
+    assert (code, out) == (0, f"vendor: wrote 18 files and {LOCK_NAME} into {target} (layout training)\n")
     written = sorted(p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file())
     assert written == sorted([*TRAINING_FILES, "kcp13/probes.tsv", LOCK_NAME])
     for name, source in TRAINING_FILES.items():
@@ -152,7 +156,7 @@ def test_the_check_guards_the_layout_and_a_new_vendor_names_what_it_replaced(cap
         ("kcp13/golden-engine-0.9.2.json", "edited"), ("manifests/synthetic_kcp13_value_manifest.json", "missing")]
     code, out = _run(capsys, "vendor", str(target))  # the lock's layout, not the kit's own
     assert (code, out) == (0, f"vendor: replaced {edited}, which was edited locally (its SHA-256 was not the one in "
-                              f"{LOCK_NAME})\nvendor: wrote 14 files and {LOCK_NAME} into {target} (layout training)\n")
+                              f"{LOCK_NAME})\nvendor: wrote 18 files and {LOCK_NAME} into {target} (layout training)\n")
     assert _run(capsys, "vendor", "--check", str(target))[0] == 0
 
 
@@ -160,9 +164,9 @@ def test_files_beside_the_layout_are_kept_and_never_overwritten(capsys: pytest.C
                                                                 tmp_path: Path) -> None:
     target = tmp_path / "fixtures"
     (target / "prerank").mkdir(parents=True)
-    (target / "prerank" / "probe-pairs.tsv").write_text("theirs")
+    (target / "prerank" / "notes.txt").write_text("theirs")
     assert _run(capsys, "vendor", "--layout", "training", str(target))[0] == 0
-    assert (target / "prerank" / "probe-pairs.tsv").read_text() == "theirs"
+    assert (target / "prerank" / "notes.txt").read_text() == "theirs"
     assert _run(capsys, "vendor", "--check", str(target))[0] == 0  # a file the lock does not list is not checked
 
     other = tmp_path / "other"
@@ -292,7 +296,7 @@ def test_a_failed_first_vendor_beside_other_files_takes_back_what_it_wrote(capsy
 
     target = tmp_path / "fixtures"
     (target / "prerank").mkdir(parents=True)
-    (target / "prerank" / "probe-pairs.tsv").write_text("theirs")
+    (target / "prerank" / "notes.txt").write_text("theirs")
     real = walk.Tree.write
 
     def full(tree: walk.Tree, name: str, data: bytes, created: list[str] | None = None) -> None:
@@ -305,7 +309,7 @@ def test_a_failed_first_vendor_beside_other_files_takes_back_what_it_wrote(capsy
     failed = target / "kcp_mobility27" / "golden-engine-0.9.3.json"
     assert (code, out) == (1, f"vendor: cannot write {failed}: No space left on device; nothing was written into "
                               f"{target}\n")
-    assert sorted(p.relative_to(target).as_posix() for p in target.rglob("*")) == ["prerank", "prerank/probe-pairs.tsv"]
+    assert sorted(p.relative_to(target).as_posix() for p in target.rglob("*")) == ["prerank", "prerank/notes.txt"]
     monkeypatch.undo()
     assert _run(capsys, "vendor", "--layout", "training", str(target))[0] == 0
 

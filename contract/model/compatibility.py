@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import operator
 import re
 from collections.abc import Callable
@@ -101,7 +102,10 @@ def parser() -> Lark:
 # Comparators joined by single spaces, nothing at either end: a subset of the grammar's language (every text it
 # matches the grammar accepts, with the same comparators), and the form nearly every manifest writes. Such a
 # text is read here without building the parser (importing lark and compiling the grammar cost ~85 ms, most of
-# a `compat` run); any other text goes to the grammar, which stays the one authority on what is valid.
+# a `compat` run); any other text goes to the grammar, which stays the one authority on what is valid. The
+# subset was checked against one grammar text (tests/runtime/test_runtime_compatibility.py compares the two
+# readings): a grammar file of another SHA-256 turns this path off, so every text then goes to the grammar.
+VERIFIED_GRAMMAR_SHA256: Final = "f3594f664a945755bdd7832f2ed4a38d19f433fda1d121cc450001e7c665331f"
 _COMPARATOR: Final = r"(>=|<=|>|<|=)?([0-9]+)\.([0-9]+)\.([0-9]+)"
 _CANONICAL: Final = re.compile(f"{_COMPARATOR}(?: {_COMPARATOR})*", re.ASCII)
 _ONE_COMPARATOR: Final = re.compile(_COMPARATOR, re.ASCII)
@@ -127,9 +131,19 @@ def _comparator(op: str, digits: list[str]) -> tuple[str, Version]:
     return op, (parts[0], parts[1], parts[2])
 
 
+@cache
+def _subset_verified() -> bool:
+    """Whether the grammar file is the one the canonical subset was checked against."""
+    try:
+        data = (grammar_dir() / GRAMMAR_FILE).read_bytes()
+    except OSError:
+        return False  # the parser then says what is wrong with the file
+    return hashlib.sha256(data).hexdigest() == VERIFIED_GRAMMAR_SHA256
+
+
 def parse_constraint(text: str) -> list[tuple[str, Version]]:
     """Every comparator of a non-blank constraint, as (operator, version); raise if invalid."""
-    if _CANONICAL.fullmatch(text) is not None:
+    if _CANONICAL.fullmatch(text) is not None and _subset_verified():
         return [_comparator(match[1] or "=", [match[2], match[3], match[4]])
                 for match in _ONE_COMPARATOR.finditer(text)]
     from lark import LarkError, Token, Tree

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from contract.core.checktable import render, table_entry, table_family
+from contract.core.errors import ContractError
 from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal, refusal
 from contract.core.stagedfile import write_atomic
@@ -67,7 +68,7 @@ if _missing:  # pragma: no cover - a damaged table
     raise ImportError(f"schema/check-table.json lacks the signature checks {sorted(_missing)}")
 
 
-class SignatureRefused(Exception):
+class SignatureRefused(ContractError):
     """Internal: carries the refusal out of a nested step."""
 
     def __init__(self, refused: Refusal) -> None:

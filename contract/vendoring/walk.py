@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
+from contract.core.errors import ContractError
 from contract.core.stagedfile import sync_path
 
 _DIR_FLAGS: Final = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(
@@ -52,7 +53,7 @@ def step(action: str, name: str) -> None:
     ``unlink``, ``rmdir``) on ``name``; does nothing. Tests replace it to change the tree between steps."""
 
 
-class Inside(Exception):
+class Inside(ContractError):
     """A link or a non-directory on the way to a file, or a file that is a link or not regular."""
 
     def __init__(self, kind: str, path: str) -> None:

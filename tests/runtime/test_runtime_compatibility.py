@@ -171,3 +171,13 @@ def test_any_text_gets_the_grammars_answer(text: str) -> None:
     if text.strip("".join(chr(c) for c in range(0x21))) == "":
         return  # blank: reported before parsing
     assert _fast(text) == _by_the_grammar(text)
+
+
+def test_the_parser_free_reading_was_checked_against_this_grammar() -> None:
+    """A changed grammar turns the canonical subset off (every text goes to the grammar) until the properties above
+    pass on the new text and VERIFIED_GRAMMAR_SHA256 names it."""
+    import hashlib
+
+    grammar = (_compatibility.grammar_dir() / _compatibility.GRAMMAR_FILE).read_bytes()
+    assert hashlib.sha256(grammar).hexdigest() == _compatibility.VERIFIED_GRAMMAR_SHA256
+    assert _compatibility._subset_verified()

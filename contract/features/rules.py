@@ -18,6 +18,7 @@ from functools import cache
 from contract.core import formatversion
 from contract.core.errors import ContractError
 from contract.core.resources import schema_dir
+from contract.features.admitted import provenance as admitted_provenance
 
 RULES_FILE = "engine-rules.json"
 NEWEST_SOURCES = "newest-sources"
@@ -101,14 +102,23 @@ def rule_set(rule_set_id: str) -> RuleSet:
     return sets[rule_set_id]
 
 
+def _admitted(version: str) -> Release | None:
+    """Admitted release ``version`` with the rule set its recording shows, or ``None``."""
+    doc = admitted_provenance(version)
+    if doc is None or not isinstance(doc.get("ruleSet"), str):
+        return None
+    unknown = doc.get("unknownRules")
+    return Release(version, rule_set(str(doc["ruleSet"])),
+                   tuple(str(u) for u in unknown) if isinstance(unknown, list) else (),
+                   f"golden/recorded/admitted/{version}/ (golden admit --write)")
+
+
 def release(version: str | None) -> Release:
     """The release ``version`` (``None`` = the default), or :class:`UnknownEngineError` naming the known ones."""
     releases = table().releases
     wanted = default_release() if version is None else version
     if wanted not in releases:
-        from contract.golden import admitted  # an admitted release (golden admit --write) names its rule set
-
-        found = admitted.release(wanted)
+        found = _admitted(wanted)  # an admitted release (golden admit --write) names its rule set
         if found is not None:
             return found
         raise UnknownEngineError(f"engine version {wanted!r}: the kit knows the rules of {', '.join(releases)} only"

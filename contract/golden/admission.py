@@ -126,7 +126,7 @@ def store(path: Path, verdict: Verdict, root: Path, recorded_by: str, when: str)
     import json
 
     from contract.core.stagedfile import write_atomic
-    from contract.golden import admitted
+    from contract.features import admitted
 
     if not verdict.agrees:
         raise AdmissionError(f"{path}: not stored: it disagrees with the kit")

@@ -167,8 +167,7 @@ def recordings(root: Path) -> tuple[list[Recording], tuple[str, ...], list[str]]
 
 def _admitted_rules(root: Path, corpus: VectorFile, problems: list[str]) -> str | None:
     """A table version following the rule set admitted release ``corpus.engine_version`` showed."""
-    from contract.features import rules
-    from contract.golden import admitted
+    from contract.features import admitted, rules
 
     doc = admitted.provenance(corpus.engine_version, root / "golden")
     rule_set = doc.get("ruleSet") if doc is not None else None

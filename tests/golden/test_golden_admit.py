@@ -77,7 +77,7 @@ def test_write_stores_the_recording_verbatim_and_golden_check_then_compares_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import shutil
 
-    from contract.golden import admitted
+    from contract.features import admitted
     from contract.recordings.recorded import recordings
 
     root = tmp_path / "repo"

@@ -1,21 +1,18 @@
 """Engine releases admitted by their recording (``golden admit --write``): ``golden/recorded/admitted/<v>/``.
 
 Each admitted release has a directory holding the recording verbatim and ``provenance.json`` (who recorded
-it, when it was admitted, its SHA-256 and the rule set the recording shows). :func:`release` reads that
-provenance for :mod:`contract.features.rules`; a directory without a readable provenance is not an admitted
-release (``golden check`` reports it).
+it, when it was admitted, its SHA-256 and the rule set the recording shows). :mod:`contract.features.rules` reads
+that provenance to know an admitted release's rule set; a directory without a readable provenance is not an
+admitted release (``golden check`` reports it). It imports nothing but the kit's resources, so the rules, the
+recording readers and the golden package can all read it without a cycle.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from contract.core import resources
-
-if TYPE_CHECKING:
-    from contract.features.rules import Release
 
 ADMITTED_DIR = "recorded/admitted"
 PROVENANCE = "provenance.json"
@@ -45,16 +42,3 @@ def versions(root: Path | None = None) -> list[str]:
     if not base.is_dir():
         return []
     return sorted(p.name for p in base.iterdir() if provenance(p.name, root) is not None)
-
-
-def release(version: str) -> Release | None:
-    """Admitted release ``version`` with the rule set its recording shows, or ``None``."""
-    from contract.features import rules
-
-    doc = provenance(version)
-    if doc is None or not isinstance(doc.get("ruleSet"), str):
-        return None
-    unknown = doc.get("unknownRules")
-    return rules.Release(version, rules.rule_set(str(doc["ruleSet"])),
-                         tuple(str(u) for u in unknown) if isinstance(unknown, list) else (),
-                         f"golden/recorded/admitted/{version}/ (golden admit --write)")

@@ -172,11 +172,7 @@ def run(args: argparse.Namespace) -> int:
         return _report(args, _check(args, None))
     targets = _targets(args)
     if isinstance(targets, Refusal):
-        if args.json:
-            print_document(refusal_fields(targets))
-        else:
-            print(console_text(f"refusing to serve: {targets.message}"))
-        return EXIT_REFUSED
+        return _report(args, targets)
     if args.json and (args.discover or len(targets) != 1):
         parser.error("--json takes exactly one PACKAGE_DIR (without --discover)")
     if not targets:

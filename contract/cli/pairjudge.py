@@ -156,23 +156,24 @@ def _run(args: argparse.Namespace) -> int:
             document["reference"] = reference.to_json()
         print_document(document)
     else:
+        # Every line names the bundle: a loop over several bundles must tell its lines apart.
         for warning in verdict.warnings:
-            print(console_text(f"warning: {warning}"))
+            print(console_text(f"warning: pairjudge bundle {args.bundle}: {warning}"))
         if verdict.ok:
             print(console_text(f"pairjudge bundle {args.bundle} verified ({args.layer} layer)"))
         else:
-            print(console_text(f"refused: {verdict.message}"))
+            print(console_text(f"pairjudge bundle {args.bundle} refused: {verdict.message}"))
         if reference is not None:
-            print(console_text(_reference_line(verdict, reference)))
+            print(console_text(_reference_line(args.bundle, verdict, reference)))
     return EXIT_OK if verdict.ok else EXIT_REFUSED
 
 
-def _reference_line(verdict: Verdict, reference: ReferenceVerdict) -> str:
+def _reference_line(bundle: Path, verdict: Verdict, reference: ReferenceVerdict) -> str:
     if not reference.available:
-        return f"reference: not asked: {reference.message}"
+        return f"reference: not asked for {bundle}: {reference.message}"
     said = "accepted" if reference.ok else f"refused: {reference.message}"
     agreement = "agrees with the kit" if reference.ok == verdict.ok else "DISAGREES with the kit"
-    return f"reference (pairjudge {reference.version}): {said} ({agreement})"
+    return f"reference (pairjudge {reference.version}) for {bundle}: {said} ({agreement})"
 
 
 def run_declare(args: argparse.Namespace) -> int:

@@ -7,6 +7,9 @@ kind the cases that regressed, were fixed, changed answer, were added or removed
 by column with float32 text and bits; exit 1 when a case regressed, 0 otherwise, 2 for a missing file or
 an unusable ``--html`` FILE (a file that is not such an output: 1, naming it).
 
+``run --quiet`` prints only the sections that fail the run and one summary line (which names the corpus): a
+PASS over every implementation is one line instead of a few hundred.
+
 ``run`` with no ``--impl`` runs the kit. It asks the corpus of the checkout it is run from (as ``golden
 check`` does), else the installed kit's, says which on its first line (``corpus`` in ``--json``), and fails
 when a checkout's corpus differs from the installed kit's (:mod:`contract.conformance.corpusroot`).
@@ -83,6 +86,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     run_parser.add_argument("--kinds", action="append", metavar="KIND[,KIND]",
                             help=f"restrict to these kinds ({', '.join(KINDS)}); default all")
     run_parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    run_parser.add_argument("--quiet", action="store_true",
+                            help="print only what fails the run and one summary line naming the corpus (no matrix,"
+                                 " no listed divergences); --json is unchanged")
     run_parser.add_argument("--html", type=Path, default=None, metavar="FILE",
                             help="also write the matrix, every disagreement and its reason as an HTML page")
     run_parser.add_argument("--divergences", type=Path, default=None, metavar="FILE",
@@ -206,7 +212,7 @@ def run_matrix(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(console_json(as_json(outcome), indent=2) + "\n")
     else:
-        sys.stdout.write(as_text(outcome))
+        sys.stdout.write(as_text(outcome, quiet=args.quiet))
     return EXIT_OK if outcome.ok else EXIT_FAILED
 
 

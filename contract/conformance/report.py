@@ -203,7 +203,26 @@ def as_json(run: Run) -> dict[str, Any]:
     }
 
 
-def as_text(run: Run) -> str:
+def as_text(run: Run, *, quiet: bool = False) -> str:
+    """The report as text. ``quiet``: only what fails the run and one summary line naming the corpus (no
+    matrix, no listed divergences)."""
+    failures = _failures(run)
+    lines = failures[1:] if quiet else _overview(run) + failures
+    verdict = "PASS" if run.ok else "FAIL"
+    problem = corpus_of(run).problem
+    summary = (f"{verdict}: {len(run.unlisted)} unlisted disagreement(s),"
+               f" {len(run.changed)} changed listed answer(s), {len(run.errors)} error answer(s),"
+               f" {len(run.stale)} stale entr(y/ies), {len(run.stale_recordings)} stale recording(s),"
+               f" {len(run.shortfalls)} kind(s) supported below the floor,"
+               f" {len(run.listed)} listed divergence(s)"
+               + ("; the corpus differs from the installed kit's." if problem is not None else "."))
+    lines += [""] if lines else []
+    lines.append(f"{summary} {corpus_of(run).line()}" if quiet else summary)
+    return "\n".join(console_text(line) for line in lines) + "\n"
+
+
+def _overview(run: Run) -> list[str]:
+    """The corpus line, the matrix and what is listed: what a PASS prints besides its summary."""
     table = rows(run)
     widths = {c: max(len(c), *(len(str(row[c])) for row in table)) if table else len(c) for c in COLUMNS}
     lines = [corpus_of(run).line(),
@@ -227,6 +246,12 @@ def as_text(run: Run) -> str:
         lines += ["", f"Listed divergences not checked in this run ({len(run.unchecked)}; answered"
                       " 'unsupported'):"]
         lines += [f"  {e.implementation}  {e.case}" for e in run.unchecked]
+    return lines
+
+
+def _failures(run: Run) -> list[str]:
+    """Every section that fails the run, each headed by a blank line."""
+    lines: list[str] = []
     if run.unlisted:
         lines += ["", f"UNLISTED disagreements ({len(run.unlisted)}; each fails the run):"]
         for result in run.unlisted:
@@ -262,11 +287,4 @@ def as_text(run: Run) -> str:
     problem = corpus_of(run).problem
     if problem is not None:
         lines += ["", f"CORPUS DIFFERS from the installed kit's (this fails the run): {problem}"]
-    verdict = "PASS" if run.ok else "FAIL"
-    lines += ["", f"{verdict}: {len(run.unlisted)} unlisted disagreement(s),"
-                  f" {len(run.changed)} changed listed answer(s), {len(run.errors)} error answer(s),"
-                  f" {len(run.stale)} stale entr(y/ies), {len(run.stale_recordings)} stale recording(s),"
-                  f" {len(run.shortfalls)} kind(s) supported below the floor,"
-                  f" {len(run.listed)} listed divergence(s)"
-                  + ("; the corpus differs from the installed kit's." if problem is not None else ".")]
-    return "\n".join(console_text(line) for line in lines) + "\n"
+    return lines

@@ -12,8 +12,9 @@ golden corpus and prove it.
 * ``check`` regenerates in memory and fails (exit 1) on any difference from the committed files, any
   stale generated file, any file breaking its JSON Schema, and any disagreement with a recorded corpus
   in ``golden/recorded/`` (float32 bits), printing what differs.
-* ``report --output DIR`` writes ``DIR/index.html``: provenance, search and filters (state in the URL),
-  boards, tags and vectors, drift and disagreement highlighted with a per-probe diff
+* ``report --output DIR`` writes ``DIR/index.html`` (``--output FILE.html``, a name ending in ``.html`` that is
+  not an existing directory: the page itself, as ``conformance run --html FILE``): provenance, search and
+  filters (state in the URL), boards, tags and vectors, drift and disagreement highlighted with a per-probe diff
   (:mod:`contract.golden.report`). An ``index.html`` that is a link, a FIFO, a device or another
   non-regular file, or that is a file of the corpus, is refused before any work
   (:mod:`contract.core.pagetargets`).
@@ -86,7 +87,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                      help="in a checkout: store an agreeing recording verbatim under golden/recorded/admitted/")
     adm.add_argument("--recorded-by", metavar="TEXT", help="who recorded FILE, and how (required with --write)")
     rep = sub.add_parser("report", parents=[late], help="write a static HTML page of every probe")
-    rep.add_argument("--output", metavar="DIR", required=True, help="directory to write index.html into")
+    rep.add_argument("--output", metavar="DIR|FILE.html", required=True,
+                     help="a directory to write index.html into, or a page file whose name ends in .html (as "
+                          "`conformance run --html FILE`); an existing directory is always a directory")
     parser.set_defaults(handler=run, parser=parser)
 
 
@@ -245,10 +248,13 @@ def run_regenerate(root: Path, reason: str | None, engine_version: str | None = 
 
 def run_report(root: Path, output: str) -> int:
     target = Path(output)
-    if target.exists() and not target.is_dir():
-        raise CorpusError(f"{target}: exists and is not a directory")
+    # A name ending in .html is the page itself (as `conformance run --html FILE`), unless it is already a
+    # directory (how such a name was read before): then, as any other name, a directory for index.html.
+    page_file = target if target.suffix.lower() == ".html" and not target.is_dir() else target / "index.html"
+    if page_file != target and target.exists() and not target.is_dir():
+        raise CorpusError(f"{target}: exists and is not a directory (a page file's name ends in .html)")
     try:
-        check_page_target(target / "index.html", "report page",
+        check_page_target(page_file, "report page",
                           (("corpus file", p) for p in files_under(*(root / d for d in CORPUS_DIRS))),
                           read_directories=[(f"corpus's {d}/ directory", root / d) for d in CORPUS_DIRS],
                           parent_may_be_missing=True)
@@ -261,9 +267,9 @@ def run_report(root: Path, output: str) -> int:
     agreement = recorded.compare(root, generated)
     progress.note("drawing boards")
     page = report.render(generated, cells, agreement, provenance.collect(root))
-    target.mkdir(parents=True, exist_ok=True)
-    write_atomic(target / "index.html", page)
-    _say(f"wrote {target / 'index.html'} ({len(cells)} drifted, {len(agreement.cells)} disagreeing cells)")
+    page_file.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(page_file, page)
+    _say(f"wrote {page_file} ({len(cells)} drifted, {len(agreement.cells)} disagreeing cells)")
     return EXIT_OK
 
 

@@ -42,16 +42,26 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Write a package into a temporary sibling, validate it fully (load checks and tensor "
                     "contract), then rename it to --out. Nothing is ever published at --out unless it passes.",
     )
-    build.add_argument("--model", required=True, type=Path, metavar="M.onnx")
+    build.add_argument("--model", required=True, type=Path, metavar="M.onnx",
+                       help="the ONNX graph to publish as model.onnx (its sha256 goes into the manifest)")
     build.add_argument("--schema", required=True, choices=schema_ids(), metavar="ID",
                        help=f"feature schema id ({', '.join(schema_ids())})")
-    build.add_argument("--role", required=True, choices=known_roles())
+    build.add_argument("--role", required=True, choices=known_roles(),
+                       help="the manifest's modelRole: what the engine asks the model")
     build.add_argument("--engine-compatibility", required=True, metavar="C", help="e.g. '>=0.12.0 <1.0.0'")
-    build.add_argument("--model-id", required=True, metavar="ID")
-    build.add_argument("--out", required=True, type=Path, metavar="DIR")
-    build.add_argument("--calibration-temperature", type=float, metavar="T")
-    build.add_argument("--provenance", type=_key_value, action="append", default=[], metavar="KEY=VALUE")
-    build.add_argument("--evaluation-profile", metavar="P")
+    build.add_argument("--model-id", required=True, metavar="ID",
+                       help="the manifest's modelId: the name the model is known by")
+    build.add_argument("--out", required=True, type=Path, metavar="DIR",
+                       help="the package directory to publish; it must not exist yet (a refused build is kept "
+                            "beside it as DIR.failed-HEX, with REFUSED.txt saying why)")
+    build.add_argument("--calibration-temperature", type=float, metavar="T",
+                       help="write calibration.temperature T (finite, above 0; logits are divided by it; not for "
+                            "move-prerank, a ranking score)")
+    build.add_argument("--provenance", type=_key_value, action="append", default=[], metavar="KEY=VALUE",
+                       help="a string entry of the manifest's provenance object (repeatable, each KEY once)")
+    build.add_argument("--evaluation-profile", metavar="P",
+                       help="the manifest's evaluationProfile (default: the one the evaluation service requires "
+                            "for the schema, standard-kcp for kcp-13; none for other schemas)")
     build.add_argument("--model-card", type=Path, metavar="FILE",
                        help="model-card.md to publish, copied byte for byte (default: one generated from the "
                             "manifest: id, role, schema and width, tensors, engine range, calibration, provenance)")

@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog=exit_code_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    verify.add_argument("bundle", metavar="BUNDLE_DIR", type=Path)
+    verify.add_argument("bundle", metavar="BUNDLE_DIR", type=Path, help="the bundle directory (never written)")
     verify.add_argument(
         "--layer",
         choices=LAYERS,
@@ -83,8 +83,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog=exit_code_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    declare.add_argument("source", metavar="SOURCE", type=Path)
-    declare.add_argument("target", metavar="TARGET", type=Path)
+    declare.add_argument("source", metavar="SOURCE", type=Path, help="the legacy classifier's directory (never edited)")
+    declare.add_argument("target", metavar="TARGET", type=Path, help="the new directory (must not exist)")
     declare.add_argument("--label-order", metavar="A,B,C", required=True, help="the verified training order")
     declare.add_argument(
         "--packer-config", metavar="FILE.json", type=Path, required=True,

@@ -26,7 +26,7 @@ def register_sign(actions: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="Write DIR/model.sig, an OMS v1.0 bundle signed with an ECDSA P-256 or P-384 private key, "
                     "covering every regular file of DIR but the signature. Needs the [signing] extra.",
     )
-    sign.add_argument("directory", type=Path, metavar="DIR")
+    sign.add_argument("directory", type=Path, metavar="DIR", help="the package directory; DIR/model.sig is written")
     sign.add_argument("--key", required=True, type=Path, metavar="KEY.pem", help="PEM private key (EC P-256/P-384)")
     sign.add_argument("--key-password-env", metavar="NAME",
                       help="the environment variable holding the password of an encrypted key")

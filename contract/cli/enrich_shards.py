@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from contract.cli.dfen import DFEN_HELP
 from contract.cli.extract import _positive
 from contract.cli.jsonoutput import print_document
 from contract.core.consoletext import console_text
@@ -37,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="add feature columns to the training repository's raw Parquet shards",
         description="For every raw training shard (schema v0) in INPUT, write an enriched shard of the same"
                     " name into OUTPUT_DIR: the six base columns, then one float32 column per feature, with"
-                    " the metadata the training reader checks.",
+                    " the metadata the training reader checks. Each row's fen is a DFEN. " + DFEN_HELP,
     )
     parser.add_argument("input", metavar="INPUT", type=Path, help="a raw shard (.parquet) or a directory of them")
     parser.add_argument("output_dir", metavar="OUTPUT_DIR", type=Path,

@@ -19,6 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from contract.cli.dfen import DFEN_HELP
 from contract.core.consoletext import console_text
 from contract.core.exitcodes import EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.interrupts import silence_stdout, terminate_as_interrupt
@@ -37,7 +38,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "extract",
         help="compute feature vectors for FENs",
-        description="Compute a feature schema's float32 vectors for one FEN, or for rows in JSONL or Parquet.",
+        description="Compute a feature schema's float32 vectors for one FEN, or for rows in JSONL or Parquet. "
+                    + DFEN_HELP,
     )
     add_arguments(parser)
     parser.set_defaults(handler=run)

@@ -166,6 +166,19 @@ def test_the_java_check_prints_what_vendor_check_prints(tmp_path: Path, capsys: 
     assert usage.returncode == 2 and usage.stderr.startswith("usage: dicechess-contract-jvm")
 
 
+@built
+def test_the_jar_says_what_a_command_lacks_not_a_java_list() -> None:
+    """Issue #35, newcomer item: ``check`` with no DIR said ``unknown arguments [check]``."""
+    done = _java("check")
+    assert done.returncode == 2
+    assert done.stderr == ("usage: dicechess-contract-jvm check DIR\n"
+                           "dicechess-contract-jvm: error: check: the following arguments are required: DIR\n")
+    extra = _java("vectors", "kcp-13", "again")
+    assert extra.returncode == 2 and extra.stderr.endswith(
+        "error: vectors takes one SCHEMA; unrecognized arguments: again\n")
+    assert "[" not in _java("frobnicate").stderr.splitlines()[-1]
+
+
 def test_a_stale_jar_is_named_not_compared(tmp_path: Path) -> None:
     assert stale_reason(tmp_path / "none.jar") == f"{tmp_path / 'none.jar'} is not built"
     old = tmp_path / "old.jar"

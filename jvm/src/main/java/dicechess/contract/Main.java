@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The command: {@code java -jar dicechess-contract-jvm-VERSION.jar check DIR} (= {@code dicechess-contract vendor
@@ -20,7 +22,43 @@ public final class Main {
         + "130 interrupted";
     static final String USAGE_TEXT = "usage: " + PROG + " check DIR | vectors SCHEMA | parity FILE | verify DIR --public-key PUB.pem | --version | --help";
 
+    /** Each command and the operands it takes, in the order the usage lists them. */
+    static final Map<String, String> OPERANDS = new LinkedHashMap<>();
+
+    static {
+        OPERANDS.put("check", "DIR");
+        OPERANDS.put("vectors", "SCHEMA");
+        OPERANDS.put("parity", "FILE");
+        OPERANDS.put("verify", "DIR --public-key PUB.pem");
+    }
+
     private Main() {
+    }
+
+    static String commandUsage(String command) {
+        return "usage: " + PROG + " " + command + " " + OPERANDS.get(command);
+    }
+
+    /** What is wrong with arguments no command takes, said as the kit's argparse says it (never a Java list). */
+    static String usageProblem(List<String> args) {
+        String commands = String.join(", ", OPERANDS.keySet());
+        if (args.isEmpty()) {
+            return "a command is required (choose from " + commands + ")";
+        }
+        String command = args.get(0);
+        if (!OPERANDS.containsKey(command)) {
+            return "invalid command " + PyRepr.repr(command) + " (choose from " + commands + ")";
+        }
+        List<String> given = args.subList(1, args.size());
+        if (given.isEmpty()) {
+            return command + ": the following arguments are required: "
+                + OPERANDS.get(command).replace(" PUB.pem", "").replace(" ", ", ");
+        }
+        if (command.equals("verify")) {
+            return "verify takes DIR --public-key PUB.pem; got " + String.join(" ", given);
+        }
+        return command + " takes one " + OPERANDS.get(command) + "; unrecognized arguments: "
+            + String.join(" ", given.subList(1, given.size()));
     }
 
     public static void main(String[] args) {
@@ -63,13 +101,8 @@ public final class Main {
                 return REFUSED;
             }
         }
-        if (args.size() == 2 && args.get(1).equals("--help")) {
-            out.println("usage: " + PROG + " " + args.get(0) + switch (args.get(0)) {
-                case "check" -> " DIR";
-                case "parity" -> " FILE";
-                case "verify" -> " DIR --public-key PUB.pem";
-                default -> " SCHEMA";
-            });
+        if (args.size() == 2 && args.get(1).equals("--help") && OPERANDS.containsKey(args.get(0))) {
+            out.println(commandUsage(args.get(0)));
             out.println(EXIT_CODES);
             return OK;
         }
@@ -77,8 +110,9 @@ public final class Main {
             return verify(args.get(1), args.get(3), out);
         }
         if (args.size() != 2 || !List.of("check", "vectors", "parity").contains(args.get(0))) {
-            err.println(USAGE_TEXT);
-            err.println(PROG + ": error: " + (args.isEmpty() ? "a command is required" : "unknown arguments " + args));
+            boolean known = !args.isEmpty() && OPERANDS.containsKey(args.get(0));
+            err.println(known ? commandUsage(args.get(0)) : USAGE_TEXT);
+            err.println(Messages.consoleText(PROG + ": error: " + usageProblem(args)));
             return USAGE;
         }
         return switch (args.get(0)) {

@@ -9,7 +9,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -259,6 +261,31 @@ class VendorCheckTest {
             assertTrue(done.out().contains("exit codes: 0 matches, 1 differs or refused (each problem named), "
                 + "2 usage error, 130 interrupted"), done.out());
         }
+    }
+
+    @Test
+    void aUsageErrorSaysWhatIsMissingOrExtraNotAJavaList() {
+        Map<List<String>, String> expected = new LinkedHashMap<>();
+        expected.put(List.of(), "usage: dicechess-contract-jvm check DIR | vectors SCHEMA | parity FILE | verify DIR "
+            + "--public-key PUB.pem | --version | --help\ndicechess-contract-jvm: error: a command is required (choose "
+            + "from check, vectors, parity, verify)\n");
+        expected.put(List.of("check"), "usage: dicechess-contract-jvm check DIR\n"
+            + "dicechess-contract-jvm: error: check: the following arguments are required: DIR\n");
+        expected.put(List.of("check", "a", "b"), "usage: dicechess-contract-jvm check DIR\n"
+            + "dicechess-contract-jvm: error: check takes one DIR; unrecognized arguments: b\n");
+        expected.put(List.of("verify"), "usage: dicechess-contract-jvm verify DIR --public-key PUB.pem\n"
+            + "dicechess-contract-jvm: error: verify: the following arguments are required: DIR, --public-key\n");
+        expected.put(List.of("verify", "d", "k.pem"), "usage: dicechess-contract-jvm verify DIR --public-key PUB.pem\n"
+            + "dicechess-contract-jvm: error: verify takes DIR --public-key PUB.pem; got d k.pem\n");
+        expected.put(List.of("frob\u001b", "x"), "usage: dicechess-contract-jvm check DIR | vectors SCHEMA | parity "
+            + "FILE | verify DIR --public-key PUB.pem | --version | --help\ndicechess-contract-jvm: error: invalid "
+            + "command 'frob\\x1b' (choose from check, vectors, parity, verify)\n");
+        for (Map.Entry<List<String>, String> entry : expected.entrySet()) {
+            Run done = run(entry.getKey().toArray(new String[0]));
+            assertEquals(2, done.code(), entry.getKey().toString());
+            assertEquals(entry.getValue(), done.err().replace(System.lineSeparator(), "\n"));
+        }
+        assertEquals(2, run("frob", "--help").code());  // an unknown command has no usage of its own
     }
 
     @Test

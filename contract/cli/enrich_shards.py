@@ -24,12 +24,14 @@ from contract.core.consoletext import console_text
 from contract.core.exitcodes import EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from contract.core.interrupts import terminate_as_interrupt
 from contract.core.oserrors import os_error_text
+from contract.core.registry import schema_ids
 from contract.enrichment.engines import DEFAULT_ENGINE_VERSION
 from contract.enrichment.identity import shard_content_digest
 from contract.enrichment.parquetfile import input_rows
 from contract.enrichment.rows import EnrichmentError, OptionError
 from contract.enrichment.shardrun import ShardOptions, ShardSummary, enrich_shards
 from contract.features.extractors import UnknownSchemaError
+from contract.model.training import TRAINING_SCHEMAS
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -87,7 +89,19 @@ def _refused_run(args: argparse.Namespace, message: str, code: int) -> int:
     return code
 
 
+def _reader_warning(schema_id: str) -> str | None:
+    """Why the training repository's reader will refuse the shards (None: it reads this schema). Its
+    ``read_enriched_shard`` reads only a schema it has a contract module for (spec: training-shards.md)."""
+    if schema_id in TRAINING_SCHEMAS or schema_id not in schema_ids():  # an unknown id is refused as usage
+        return None
+    accepted = ", ".join(TRAINING_SCHEMAS[:-1]) + f" and {TRAINING_SCHEMAS[-1]}"
+    return (f"warning: the shards are written, but the training repository's reader (read_enriched_shard) accepts"
+            f" only {accepted}: it will refuse these {schema_id} shards")
+
+
 def run(args: argparse.Namespace) -> int:
+    if (warning := _reader_warning(args.schema)) is not None:
+        _say(warning)
     try:
         with terminate_as_interrupt():
             summary = enrich_shards(ShardOptions(

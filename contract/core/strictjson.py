@@ -36,6 +36,13 @@ class StrictJsonError(ContractError, ValueError):
 
 
 
+def syntax_text(exc: json.JSONDecodeError) -> str:
+    """The json module's words for a syntax error, to be followed by `` at line L column C``. Some of them
+    end in "at" ("Unterminated string starting at", "Invalid control character at"): that one is dropped,
+    so the message says "at" once."""
+    return exc.msg.removesuffix(" at")
+
+
 def _refuse_constant(name: str) -> Any:
     raise StrictJsonError("json.notANumber", name=name)
 
@@ -118,7 +125,8 @@ def parse(data: bytes | str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX
     except StrictJsonError:
         raise
     except json.JSONDecodeError as exc:
-        raise StrictJsonError("json.syntax", detail=f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        detail = f"{syntax_text(exc)} at line {exc.lineno} column {exc.colno}"
+        raise StrictJsonError("json.syntax", detail=detail) from None
     except (ValueError, RecursionError) as exc:  # e.g. an integer literal too long to convert
         raise StrictJsonError("json.syntax", detail=exc) from None
 

@@ -80,7 +80,8 @@ def load(data: bytes, name: str, max_depth: int = MAX_DEPTH) -> JsonDocument | J
         value = json.loads(text, parse_constant=constant, parse_float=number, object_pairs_hook=pairs_hook)
     except json.JSONDecodeError as exc:
         return JsonProblem(
-            TABLE.text("detail.json.syntax", name=name, problem=exc.msg, line=exc.lineno, column=exc.colno)
+            TABLE.text("detail.json.syntax", name=name, problem=strictjson.syntax_text(exc), line=exc.lineno,
+                       column=exc.colno)
         )
     except (ValueError, RecursionError) as exc:  # e.g. an integer literal longer than int allows
         return JsonProblem(TABLE.text("detail.json.invalid", name=name, problem=exc))

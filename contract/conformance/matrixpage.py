@@ -79,7 +79,8 @@ div.case.listed { border-left-color: #e0b030; background: none; }
 div.case.unlisted { border-left-color: #d00; background: none; font-weight: normal; }
 div.case.error { border-left-color: #90c; background: none; font-weight: normal; }
 div.case .case-head { margin: 0.2em 0; overflow-wrap: anywhere; }
-div.case .reason { margin: 0.2em 0; }
+div.case .reason { margin: 0.2em 0; overflow-wrap: anywhere; }
+table.fields td { overflow-wrap: anywhere; }
 div.case dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.1em 1em; margin: 0; }
 div.case dt { font-weight: bold; }
 div.case dd { margin: 0; min-width: 0; }
@@ -90,8 +91,23 @@ h2.about { margin-top: 2em; }
   body { margin: 0.5em; }
   #filters { position: static; }
   h1 { font-size: 1.1em; }
-  table.matrix th, table.matrix td { padding: 0.2em 0.3em; font-size: 0.85em; }
   table.matrix li.zero { display: none; }
+  /* A phone gets one card per implementation (its name on one line, each kind labelled), failing ones first
+     and, in each, the failing kinds first: nothing to scroll sideways to, no name one letter wide. */
+  table.matrix, table.matrix tbody, table.matrix tr, table.matrix th, table.matrix td { display: block; }
+  table.matrix { border: 0; width: 100%; }
+  table.matrix tbody { display: flex; flex-direction: column; gap: 0.6em; }
+  table.matrix tr.head { display: none; }
+  table.matrix tr[data-implementation] { display: flex; flex-wrap: wrap; border: 1px solid #ccc; }
+  table.matrix tr.failing { order: -1; border-color: #d00; }
+  table.matrix tr[data-implementation] > th { order: -2; flex: 1 1 100%; overflow-wrap: normal; border: 0;
+                                              border-bottom: 1px solid #ccc; }
+  table.matrix th .mode { font-weight: normal; color: #555; }
+  table.matrix th br { display: none; }
+  table.matrix th .mode::before { content: " · "; }
+  table.matrix td { flex: 1 1 40%; min-width: 0; border: 0; padding: 0.3em 0.4em; font-size: 0.85em; }
+  table.matrix td.failing { order: -1; }
+  table.matrix td::before { content: attr(data-kind); display: block; font-weight: bold; }
   #filters label { flex: 1 1 100%; }
   #filters input[type=search] { width: 100%; }
 }
@@ -301,11 +317,14 @@ def _matrix(run: Run) -> str:
     lines = []
     for impl in run.implementations:
         cells = []
+        failing_row = False
         for kind in kinds:
             row = table.get((impl.name, kind))
             if row is None:
                 cells.append(f'<td class="unsupported" data-kind="{text(kind)}">not asked</td>')
                 continue
+            failing = any(row[name] for name in FAILING)
+            failing_row = failing_row or failing
             items = []
             for name in OUTCOMES:
                 count = row[name]
@@ -313,12 +332,15 @@ def _matrix(run: Run) -> str:
                 if count and name in NOT_AGREEING:
                     label = f'<a href="#{_anchor(impl.name, kind, name)}">{label}</a>'
                 items.append(f'<li class="{name if count else "zero"}" data-outcome="{name}">{label}</li>')
-            cells.append(f'<td data-implementation="{text(impl.name)}" data-kind="{text(kind)}">'
+            mark = ' class="failing"' if failing else ""
+            cells.append(f'<td{mark} data-implementation="{text(impl.name)}" data-kind="{text(kind)}">'
                          f"{row['cases']} cases<ul>{''.join(items)}</ul></td>")
-        lines.append(f'<tr data-implementation="{text(impl.name)}"><th>{text(impl.name)}<br>'
-                     f'<span class="mode">{text(impl.mode)}</span></th>{"".join(cells)}</tr>')
-    return (f'<div class="scroll"><table class="matrix" id="matrix"><tr><th>implementation</th>{head}</tr>'
-            f"{''.join(lines)}</table></div>")
+        mark = ' class="failing"' if failing_row else ""
+        lines.append(f'<tr{mark} data-implementation="{text(impl.name)}"><th><span class="impl-name">'
+                     f'{text(impl.name)}</span><br><span class="mode">{text(impl.mode)}</span></th>'
+                     f'{"".join(cells)}</tr>')
+    return (f'<div class="scroll"><table class="matrix" id="matrix"><tr class="head"><th>implementation</th>{head}'
+            f"</tr>{''.join(lines)}</table></div>")
 
 
 def _vector_table(cells: Sequence[ChangedCell], columns: Sequence[str]) -> str:

@@ -12,10 +12,11 @@ import contextlib
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
 
+from contract import __version__
 from contract.cli.parser import ContractParser
 from contract.core.consoletext import console_text
+from contract.core.errors import CheckTableError
 from contract.core.exitcodes import EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, exit_code_help
 from contract.core.interrupts import flush_stdout, silence_stdout, terminate_as_interrupt
 from contract.core.streams import make_streams_safe
@@ -66,6 +67,17 @@ def command_module(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _asks_only_for_the_version(argv: Sequence[str]) -> bool:
+    """``--version`` comes before any ``--help`` (argparse acts on options in their order, and the first of
+    the two to act exits): registering the commands would only be paid for, never used."""
+    for word in argv:
+        if word in ("-h", "--help"):
+            return False
+        if word == "--version":
+            return True
+    return False
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The console script's parser. Given the arguments, only the command they name is registered (when
     they name one): each command module imports what its command needs, and importing all of them costs
@@ -82,6 +94,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                         help="print the kit version and the contract versions it reads, then exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     only = command_module(argv) if argv is not None else None
+    if only is None and argv is not None and _asks_only_for_the_version(argv):
+        return parser  # ``--version`` exits while parsing, before a command is needed: none is imported
     for name in COMMAND_MODULES if only is None else (only,):
         importlib.import_module(name).register(subparsers)
     return parser
@@ -97,8 +111,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     as argparse does. Ctrl-C or SIGTERM anywhere: one line on stderr and 130 (each command's own cleanup
     has run by then). A reader that closes stdout early: quiet; the command's own code if it had finished,
     else 1."""
-    from contract.core.checktable import CheckTableError  # here: an extract worker imports this module too
-
     make_streams_safe()
     try:
         with terminate_as_interrupt():
@@ -119,16 +131,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_REFUSED
     flush_stdout()
     return code
-
-
-def __getattr__(name: str) -> Any:
-    """``__version__`` (the kit's), read when asked: ``python -m contract`` makes this module the main
-    module of every ``extract --jobs`` worker too, which never needs it."""
-    if name != "__version__":
-        raise AttributeError(f"module 'contract.cli' has no attribute {name!r}")
-    import contract
-
-    return contract.__version__
 
 
 __all__ = ["EXIT_OK", "EXIT_REFUSED", "EXIT_USAGE", "PROG", "__version__", "build_parser", "main"]

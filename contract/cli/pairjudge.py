@@ -23,7 +23,7 @@ from contract.core.consoletext import console_text
 from contract.core.exitcodes import EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, exit_code_help
 from contract.core.interrupts import terminate_as_interrupt
 from contract.core.oserrors import os_error_reason
-from contract.model.package import open_regular
+from contract.core.regularfile import open_regular
 from contract.pairjudge import LAYERS, Verdict, verify_bundle
 from contract.pairjudge.bundle import ARGUMENT_CHECKS, Arguments
 from contract.pairjudge.legacy import NOT_PROOF, declare_legacy

@@ -22,7 +22,7 @@ from contract.core.resources import schema_dir
 def read(target: Any, max_bytes: int, error: type[ContractError], missing: type[ContractError],
          missing_text: str) -> Any:
     """The document in ``target`` (a path), or ``error``/``missing`` naming it."""
-    from contract.model.package import open_regular
+    from contract.core.regularfile import open_regular
 
     try:
         with open_regular(target) as handle:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from contract.model.package import open_regular
+from contract.core.regularfile import open_regular
 
 
 def read_capped(path: Path, limit: int) -> bytes | None:

@@ -33,7 +33,7 @@ from functools import cache
 from typing import Any, Final, Generic, TypeVar
 
 from contract.core import formatversion
-from contract.core.errors import ContractError
+from contract.core.errors import CheckTableError
 from contract.core.resources import schema_dir
 
 S = TypeVar("S")
@@ -293,18 +293,6 @@ class Table:
                 used.add(entry.code)
                 out.append(Check(entry.code, tests[entry.code], entry.message, entry.field))
         return tuple(out)
-
-
-class CheckTableError(ContractError, KeyError):
-    """A table file that lacks a check its interpreter implements: edited or stale. Refused when the
-    interpreter is loaded, so that no reader runs with the check silently gone (fail closed)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
 
 
 def require_codes(table: Table, family: str, implemented: Iterable[str]) -> None:

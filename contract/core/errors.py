@@ -21,5 +21,17 @@ class ContractError(Exception):
     """Base of the kit's exceptions: misuse, or a file the kit cannot use. Never a refused artifact."""
 
 
+class CheckTableError(ContractError, KeyError):
+    """A table file that lacks a check its interpreter implements: edited or stale. Refused when the
+    interpreter is loaded, so that no reader runs with the check silently gone (fail closed)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
 class CorpusError(ContractError, RuntimeError):
     """A corpus that cannot be used: a generator that fails, a case file that breaks its schema."""

@@ -31,13 +31,13 @@ from typing import IO, Any
 from contract.core import strictjson
 from contract.core.cappedread import read_capped
 from contract.core.oserrors import os_error_reason
+from contract.core.regularfile import open_regular
 from contract.core.stagedfile import StagedFile, write_atomic
 from contract.enrichment.format import Batch, Chunk, Companion, Encoded, Reject
 from contract.enrichment.metadata import metadata_text, sidecar_path
 from contract.enrichment.rows import EnrichmentError, OptionError, RowBatch
 from contract.enrichment.targets import naming
 from contract.features.rows import BadRow, format_vectors
-from contract.model.package import open_regular
 
 NAME = "jsonl"
 EXTENSIONS = (".jsonl", ".ndjson")

@@ -76,7 +76,7 @@ class Backend:
 
 
 def _kit_version() -> str:
-    import contract  # its __version__ is read lazily (importlib.metadata), here only with an accelerator
+    import contract
 
     return str(contract.__version__)
 

@@ -27,7 +27,7 @@ from contract.core.consoletext import console_text
 from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal, refusal
 from contract.core.registry import feature_schemas
-from contract.model.package import open_regular
+from contract.core.regularfile import open_regular
 
 CARD_FILE_NAME: Final = "model-card.md"
 CARD_LIMIT: Final = 1024 * 1024  # a card is prose; a larger file is a mistake, refused unread beyond it

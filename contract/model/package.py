@@ -14,11 +14,9 @@ So ``validate ./pkg`` names ``./pkg/manifest.json``, not pathlib's ``pkg/manifes
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import os
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Final
@@ -27,12 +25,12 @@ from contract.core.arguments import not_a_path, not_a_string
 from contract.core.errors import ContractError
 from contract.core.oserrors import os_error_reason
 from contract.core.refusal import Refusal, refusal
+from contract.core.regularfile import open_regular
 from contract.core.strictjson import MAX_BYTES
 from contract.model.manifest import Manifest, read_manifest
 
 MODEL_FILE_NAME: Final = "model.onnx"
 MANIFEST_FILE_NAME: Final = "manifest.json"
-DIGEST_BUFFER: Final = 64 * 1024
 # protobuf cannot parse a message of 2 GiB or more, so no ONNX Runtime loads a self-contained graph that
 # large (a larger model keeps its weights as external data, which the kit refuses): refused unread.
 MAX_MODEL_BYTES: Final = 2**31 - 1
@@ -58,39 +56,6 @@ def _readable_file(path: Path) -> bool:
         return path.is_file() and os.access(path, os.R_OK)
     except OSError:
         return False
-
-
-def open_regular(path: Path) -> BinaryIO:
-    """Open a regular file for reading, or raise OSError — never block on a FIFO or a device.
-
-    The readability check runs before the open; if the path is swapped for a FIFO in between, a
-    plain ``open`` would wait forever for a writer. Opening non-blocking and checking what was opened
-    closes that gap. A platform without ``O_NONBLOCK`` (Windows) has no FIFO a path can name, so there
-    the path is checked before the open and the opened file again after it.
-    """
-    nonblocking: int | None = getattr(os, "O_NONBLOCK", None)
-    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0)  # os.open never makes an inheritable descriptor (PEP 446)
-    if nonblocking is None and not stat.S_ISREG(os.stat(path).st_mode):
-        raise OSError(errno.EINVAL, "not a regular file", str(path))
-    fd = os.open(path, flags if nonblocking is None else flags | nonblocking)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", str(path))
-        if nonblocking is not None:
-            os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
-
-
-def sha256_file(path: Path) -> str:
-    """Lowercase hex SHA-256 of a file, streamed in 64 KiB buffers (raises OSError)."""
-    digest = hashlib.sha256()
-    with open_regular(path) as handle:
-        while chunk := handle.read(DIGEST_BUFFER):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _real(path: Path) -> str:

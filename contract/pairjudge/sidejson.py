@@ -22,7 +22,7 @@ from typing import Any
 
 from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
 from contract.core.oserrors import os_error_reason
-from contract.model.package import open_regular
+from contract.core.regularfile import open_regular
 from contract.pairjudge import referencejson
 
 MAX_MEMORY = 512 * 1024 * 1024

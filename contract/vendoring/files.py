@@ -19,8 +19,8 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import Final
 
+from contract.core.regularfile import sha256_file
 from contract.core.resources import data_root
-from contract.model.package import sha256_file
 
 VENDORED_TREES: Final = ("schema", "grammar", "golden/vectors", "golden/fixtures", "golden/conformance")
 VENDORED_FILES: Final = ("golden/probes.json", "golden/probes.tsv")

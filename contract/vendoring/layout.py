@@ -20,9 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
-from typing import Any, Final
-
-from jsonschema import Draft202012Validator
+from typing import TYPE_CHECKING, Any, Final
 
 from contract.core.cappedread import read_capped
 from contract.core.refusal import Refusal
@@ -31,6 +29,9 @@ from contract.core.strictjson import StrictJsonError
 from contract.core.strictjson import parse as parse_json
 from contract.vendoring.files import contract_files
 from contract.vendoring.messages import say
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 KIT_LAYOUT: Final = "kit"
 LOCK_NAME: Final = "dicechess-contract.lock.json"
@@ -88,6 +89,8 @@ class Layout:
 
 @cache
 def _validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator  # only a layout document is validated: hashing needs none
+
     schema = json.loads((schema_dir() / "vendor-layout-1.schema.json").read_text(encoding="utf-8"))
     return Draft202012Validator(schema)
 

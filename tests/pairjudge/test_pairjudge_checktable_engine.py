@@ -184,7 +184,8 @@ def test_render_pointer_escapes_as_rfc_6901(value: str, pointer: str) -> None:
 
 
 def test_require_codes_passes_a_family_that_states_every_implemented_check_and_names_the_first_missing() -> None:
-    from contract.core.checktable import PAIRJUDGE_TABLE, CheckTableError, require_codes
+    from contract.core.checktable import PAIRJUDGE_TABLE, require_codes
+    from contract.core.errors import CheckTableError
 
     require_codes(PAIRJUDGE_TABLE, "manifest", ["manifest.present", "files.digest"])  # both in the family
     with pytest.raises(CheckTableError) as caught:

@@ -42,9 +42,14 @@ def test_every_command_is_found_by_its_name_and_its_module_registers_it_alone() 
         assert _described(alone[name]) == _described(full), name
 
 
-@pytest.mark.parametrize("argv", [[], ["--help"], ["--version"], ["extrct"], ["-h", "x"], ["enrich_shards"]])
+@pytest.mark.parametrize("argv", [[], ["--help"], ["--help", "--version"], ["extrct"], ["-h", "x"], ["enrich_shards"]])
 def test_without_a_known_command_every_command_is_registered(argv: list[str]) -> None:
     assert list(_commands(build_parser(argv))) == list(ALL)
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--version", "--help"], ["--version", "extrct"]])
+def test_a_version_asked_before_any_help_registers_no_command(argv: list[str]) -> None:
+    assert list(_commands(build_parser(argv))) == []
 
 
 def test_extract_imports_no_other_command() -> None:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from contract.core.checktable import CONTRACT_TABLE, CheckTableError, _flatten, require_codes
+from contract.core.checktable import CONTRACT_TABLE, _flatten, require_codes
+from contract.core.errors import CheckTableError
 from contract.core.refusal import Refusal
 from contract.core.resources import data_root, golden_dir
 from contract.model import compatibility, manifest, package

@@ -78,8 +78,8 @@ def test_scoring_refuses_bad_batches(graphs: dict[str, Path], manifests: Path) -
 def test_a_model_whose_output_is_not_finite_is_refused(tmp_path: Path) -> None:
     from runtime_graphs import build
 
+    from contract.core.regularfile import sha256_file
     from contract.model.manifest import read_manifest
-    from contract.model.package import sha256_file
 
     model = tmp_path / "model.onnx"
     model.write_bytes(build())  # output = 0.5 * sum(input): overflows to inf for huge inputs
@@ -295,7 +295,7 @@ def _open_guarded(path: Path) -> object:
     """open_regular(path)'s result or OSError, failing (not hanging) if it waits on a FIFO for 10 s."""
     import threading
 
-    from contract.model.package import open_regular
+    from contract.core.regularfile import open_regular
 
     outcome: list[object] = []
 

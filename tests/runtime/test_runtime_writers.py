@@ -422,7 +422,7 @@ def test_the_root_directory_resolves_its_names_as_the_engine_does() -> None:
 
 
 def test_open_regular_refuses_a_fifo_with_einval_naming_the_path(tmp_path: Path) -> None:
-    from contract.model.package import open_regular
+    from contract.core.regularfile import open_regular
 
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)

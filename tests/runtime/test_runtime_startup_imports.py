@@ -1,0 +1,72 @@
+"""Start-up (issue 35): what the commands hooks and CI call many times must not import.
+
+Each command runs in a child process as the console script runs it; afterwards the child lists the
+modules it holds. The table below is the budget: a later change that makes ``--version`` read a schema
+with jsonschema, or ``validate`` load the signing or enrichment code without being asked, fails here
+instead of showing up only in ``benchmarks/startup.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from contract.core.resources import golden_dir
+
+REPO = Path(__file__).resolve().parents[2]
+
+# third-party and standard-library modules no start-up path needs (importlib.metadata: the version is
+# contract/_version.py)
+HEAVY = ["jsonschema", "lark", "onnx", "pyarrow", "cryptography", "importlib.metadata", "pandas", "dask"]
+NOT_WITHOUT_A_GRAPH = ["onnxruntime", "numpy", "contract.model"]
+NOT_A_FEATURE = ["contract.enrichment", "contract.features", "contract.pairjudge", "contract.conformance",
+                 "contract.golden"]
+
+BUDGET: dict[str, tuple[list[str], list[str]]] = {
+    "--version": (["--version"], HEAVY + NOT_WITHOUT_A_GRAPH + NOT_A_FEATURE + ["contract.vendoring.vendored"]),
+    "compat": (["compat", ">=0.12.0 <1.0.0", "--engine-version", "0.12.0"],
+               HEAVY + NOT_WITHOUT_A_GRAPH[:2] + NOT_A_FEATURE + ["contract.vendoring"]),
+    "vendor --check": (["vendor", "--check", "{vendored}"], HEAVY + NOT_WITHOUT_A_GRAPH + NOT_A_FEATURE),
+    "validate": (["validate", str(golden_dir() / "example-package"), "--engine-version", "0.12.0"],
+                 HEAVY + NOT_A_FEATURE + ["contract.vendoring", "contract.model.signature",
+                                          "contract.model.builder"]),
+}
+
+_CHILD = ("import json, sys\nfrom contract.cli import main\n"
+          "try:\n    code = main(sys.argv[1:])\nexcept SystemExit as done:\n    code = done.code\n"
+          "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\nsys.exit(code)")
+
+
+def _held(argv: list[str], cwd: Path) -> set[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", _CHILD, *argv], capture_output=True, text=True, check=False,
+                          timeout=180, env=env, cwd=cwd)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+def _offending(held: set[str], forbidden: list[str]) -> list[str]:
+    return sorted(m for m in held for f in forbidden if m == f or m.startswith(f + "."))
+
+
+@pytest.mark.parametrize("command", list(BUDGET))
+def test_a_start_up_command_imports_nothing_outside_its_budget(command: str, tmp_path: Path) -> None:
+    argv, forbidden = BUDGET[command]
+    if "{vendored}" in argv:
+        vendored = tmp_path / "vendored"
+        made = subprocess.run([sys.executable, "-m", "contract", "vendor", str(vendored)], capture_output=True,
+                              text=True, check=False, timeout=300, cwd=tmp_path)
+        assert made.returncode == 0, made.stderr
+        argv = [str(vendored) if word == "{vendored}" else word for word in argv]
+    assert _offending(_held(argv, tmp_path), forbidden) == []
+
+
+def test_the_budget_check_names_what_a_command_should_not_have_imported() -> None:
+    held = {"contract", "contract.cli", "jsonschema", "jsonschema.validators", "contract.model.package", "numbers"}
+    assert _offending(held, HEAVY + NOT_WITHOUT_A_GRAPH) == ["contract.model.package", "jsonschema",
+                                                              "jsonschema.validators"]

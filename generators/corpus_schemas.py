@@ -22,6 +22,7 @@ from typing import Any
 from contract.core import formatversion
 from contract.core.registry import feature_schemas
 from contract.core.registry import get as get_schema
+from contract.features import rules
 
 SCHEMA_BASE = "https://dicechess-contract.dev/schema/"
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -84,6 +85,35 @@ def probes_schema() -> dict[str, Any]:
     )
 
 
+def _rules_label() -> dict[str, Any]:
+    """A kit vector's ``rules`` label (golden-vectors 1.2.0; contract.recordings.rulelabel)."""
+    names = list(rules.RULES)
+    recorders = {"type": "array", "items": {"type": "string", "minLength": 1}, "uniqueItems": True}
+    return {
+        "type": "object",
+        "required": ["dependsOn", "recordedBy"],
+        "additionalProperties": False,
+        "description": "In a file the kit computed (format 1.2.0): dependsOn, the named rules of "
+                       "schema/engine-rules.json whose value changes this vector (empty: every rule set gives "
+                       "it); follows, the value of each the file's engineVersion follows; unknown, those the kit "
+                       "does not know for that release; recordedBy, every recorder under golden/recorded/ holding "
+                       "exactly this value (same schema, FEN and side; empty: the kit's word alone); "
+                       "otherRuleSets, each other rule set's differing value and its recorders.",
+        "properties": {
+            "dependsOn": {"type": "array", "items": {"enum": names}, "uniqueItems": True},
+            "follows": {"type": "object", "propertyNames": {"enum": names},
+                        "additionalProperties": {"type": "string"}},
+            "unknown": {"type": "array", "items": {"enum": names}, "uniqueItems": True},
+            "recordedBy": recorders,
+            "otherRuleSets": {"type": "array", "items": {
+                "type": "object", "required": ["ruleSet", "features", "recordedBy"], "additionalProperties": False,
+                "properties": {"ruleSet": {"type": "string", "minLength": 1},
+                               "features": {"type": "array", "items": {"type": "number"}},
+                               "recordedBy": recorders}}},
+        },
+    }
+
+
 def golden_vectors_schema() -> dict[str, Any]:
     schemas = feature_schemas()
     ties = [
@@ -105,6 +135,7 @@ def golden_vectors_schema() -> dict[str, Any]:
             "note": {"type": "string"},
             "features": {"type": "array", "items": {"type": "number"},
                          "description": "float32 values, shortest round-trip text; compare as float32."},
+            "rules": _rules_label(),
         },
     }
     return _document(

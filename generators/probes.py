@@ -5,7 +5,13 @@ are built on.
 The list is the 27 probes the engine recorded (``golden/recorded/kcp-13.engine-0.12.0.json``; ids,
 FENs, sides, tags and notes exactly as recorded) followed by the kit's own probes (:data:`KIT_PROBES`),
 each chosen so that every column of every feature schema is non-zero on some probe and every rule of
-spec/domain.md §12 that a dice-free feature can observe has a probe (docs/golden.md maps them).
+spec/domain.md §12 that a dice-free feature can observe has a probe (docs/golden.md maps them), then the
+edge positions of the newest public engine sources (``golden/recorded/engine-newest/edge-cases.jsonl``,
+:data:`EDGE_PROBES`): positions that tell the known rule differences between engine releases apart
+(``schema/engine-rules.json``), so a release's recording over ``probes.tsv`` settles which rules it follows.
+An edge position becomes a probe when the kit reads its FEN, its side is the FEN's side to move (the
+table has no side column) and no probe already has its FEN and side; generation refuses an edge position
+it would admit but has no tags and note for, so a new edge position is never dropped silently.
 
 Every probe that is not itself a twin has a ``<id>-twin``: colour-flipped, rank-mirrored, side swapped
 (``contract.features.twin_fen``). Twins are generated, never written by hand. Nine recorded probes
@@ -23,7 +29,7 @@ from typing import Any
 from contract.core import formatversion, probetable
 from contract.core.corpuslayout import render
 from contract.core.strictjson import parse as parse_json
-from contract.features import parse_fen, twin_fen
+from contract.features import FenError, parse_fen, twin_fen
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = "golden/probes.json"
@@ -31,6 +37,10 @@ TABLE_OUTPUT = "golden/probes.tsv"  # the same probes in the training golden too
 RECORDED = "golden/recorded/kcp-13.engine-0.12.0.json"
 RECORDED_ORIGIN = "recorded: engine 0.12.0 golden (golden/recorded/kcp-13.engine-0.12.0.json)"
 KIT_ORIGIN = "dicechess-contract (generators/probes.py)"
+EDGES = "golden/recorded/engine-newest/edge-cases.jsonl"
+EDGE_ORIGIN = ("edge position of the newest public engine sources, rebuilt (golden/recorded/engine-newest/"
+               "edge-cases.jsonl)")
+EDGE_PREFIX = "edge "
 TWIN_SUFFIX = "-twin"
 TWIN_TAGS = ("twin", "perspective")
 DESCRIPTION = (
@@ -175,6 +185,55 @@ KIT_PROBES: tuple[KitProbe, ...] = (
 )
 
 
+# label in edge-cases.jsonl (without "edge ") -> tags and note of the probe it becomes
+EDGE_PROBES: dict[str, tuple[tuple[str, ...], str]] = {
+    "ep-occupied-b": (
+        ("engine-rules", "en-passant", "malformed"),
+        "En-passant target a3 stands under a White rook: rule enPassant tells releases apart (onto-any "
+        "generates b4xa3 e.p. onto the occupied square, onto-empty does not: one pawn move fewer)."),
+    "halfmove-127-w": (
+        ("engine-rules", "canonicalization"),
+        "Bare kings with the half-move clock at 127, the largest the newest sources' stricter parser "
+        "accepts (200 is refused by both it and the kit)."),
+    "one-king-castle-both-w": (
+        ("engine-rules", "castling"),
+        "One king that may castle on both sides: two castles under either castling rule (the control of "
+        "two-kings-castle-w)."),
+}
+
+
+# edge positions that could be probes but are left out, each with why (generation names any other)
+EDGE_LEFT_OUT = {
+    "ep-occupied-dice-b": "its dice field 'nnp' is not in the order the engine writes (sorted by face), so its "
+                          "twin's twin would not be itself; ep-occupied-b tells the same rule apart and start-w-dice "
+                          "shows that dice change nothing",
+}
+
+
+def _edge_probes(taken: set[tuple[str, str]]) -> list[dict[str, Any]]:
+    """The engine-newest edge positions that become probes (see the module docstring), in file order."""
+    result: list[dict[str, Any]] = []
+    for line in (ROOT / EDGES).read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        edge = parse_json(line.encode("utf-8"))
+        label = str(edge["label"]).removeprefix(EDGE_PREFIX)
+        fen, side = str(edge["fen"]), str(edge["side"])
+        try:
+            if _side_of(fen) != side or (fen, side) in taken:
+                continue
+        except FenError:
+            continue  # refused by the kit (edge-cases.jsonl records that the engine refuses it too)
+        if label in EDGE_LEFT_OUT:
+            continue
+        if label not in EDGE_PROBES:
+            raise ValueError(f"{EDGES}: edge position {label!r} would be a probe but has no tags and note")
+        tags, note = EDGE_PROBES[label]
+        result.append({"id": label, "fen": fen, "side": side, "tags": list(tags), "note": note,
+                       "origin": EDGE_ORIGIN})
+    return result
+
+
 def _side_of(fen: str) -> str:
     return "w" if parse_fen(fen).turn else "b"
 
@@ -220,6 +279,8 @@ def probes() -> list[dict[str, Any]]:
     for kit in KIT_PROBES:
         probe = {"id": kit.id, "fen": kit.fen, "side": _side_of(kit.fen), "tags": list(kit.tags),
                  "note": kit.note, "origin": KIT_ORIGIN}
+        result.extend([probe, _twin(probe)])
+    for probe in _edge_probes({(p["fen"], p["side"]) for p in result}):
         result.extend([probe, _twin(probe)])
     seen: set[str] = set()
     for probe in result:

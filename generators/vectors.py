@@ -11,6 +11,9 @@ version, computed them: the engine did not. ``recordedBy`` says which engine rec
 ``golden/recorded/`` hold the same vectors (same schema, probe id, FEN and side), each with how many of the
 file's probes it records, so a reader sees that the mobility schemas were recorded by the released engine
 at 0.9.3 (27 probes) and by the 0.12.0 rebuild (all of them); ``check`` compares the values bit for bit.
+Each probe carries ``rules`` (:mod:`contract.recordings.rulelabel`): which named engine rule its value follows
+when the rule sets disagree on it, which of those rules the table does not know for ``engineVersion``, the
+other rule sets' values, and which recordings hold each value bit for bit (empty: the kit's word alone).
 A probe whose FEN the extractors refuse stops generation with the probe named.
 """
 
@@ -26,7 +29,8 @@ from contract import features
 from contract.core import formatversion, progress
 from contract.core.corpuslayout import render
 from contract.core.registry import feature_schemas
-from contract.recordings import recorded
+from contract.features import rules
+from contract.recordings import recorded, rulelabel
 from contract.recordings.vectorfile import read
 from generators import probes as probe_source
 
@@ -81,6 +85,13 @@ def vectors() -> dict[str, dict[str, Any]]:
     probe_list = probe_source.probes()
     schemas = feature_schemas()
     rows: dict[str, list[dict[str, Any]]] = {schema_id: [] for schema_id in schemas}
+    records, _, problems = recorded.recordings(ROOT)
+    if problems:
+        raise ValueError("the recordings cannot be read: " + "; ".join(problems))
+    by_key = rulelabel.index(records)
+    release = rules.release(ENGINE_VERSION)
+    if release.version != rules.default_release():
+        raise ValueError(f"{SCRIPT}: ENGINE_VERSION {ENGINE_VERSION} is not the kit's default release")
     for index, probe in enumerate(probe_list, start=1):
         try:
             position = features.parse_fen(probe["fen"])
@@ -88,10 +99,12 @@ def vectors() -> dict[str, dict[str, Any]]:
             raise ValueError(f"probe {probe['id']}: {exc}") from None
         color = chess.WHITE if probe["side"] == "w" else chess.BLACK
         for schema_id in schemas:
-            vector = features.extract(schema_id, position, color)
+            vector = features.extract(schema_id, position, color)  # the default release, ENGINE_VERSION
             rows[schema_id].append({
                 "id": probe["id"], "fen": probe["fen"], "side": probe["side"], "tags": probe["tags"],
                 "note": probe["note"], "features": [float(v) for v in vector],
+                "rules": rulelabel.label(schema_id, position, probe["fen"], probe["side"], vector,
+                                         release=release, by_key=by_key),
             })
         progress.step("vectors (probes x 7 schemas)", index, len(probe_list))
     corpora = {
@@ -109,9 +122,6 @@ def vectors() -> dict[str, dict[str, Any]]:
         }
         for schema_id, schema in schemas.items()
     }
-    records, _, problems = recorded.recordings(ROOT)
-    if problems:
-        raise ValueError("the recordings cannot be read: " + "; ".join(problems))
     for corpus in corpora.values():
         corpus["recordedBy"] = recorded_by(corpus, records)
     return corpora

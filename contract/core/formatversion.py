@@ -43,7 +43,7 @@ VERSIONS: Final[Mapping[str, str]] = MappingProxyType({
     "pairjudge-check-table": "1.0.0",
     "manifest-fields": "1.0.0",
     "probes": "1.0.0",
-    "golden-vectors": "1.1.0",
+    "golden-vectors": "1.2.0",
     "drift-log": "1.0.0",
     "conformance-engine-compatibility": "1.0.0",
     "conformance-manifests": "1.0.0",

@@ -21,6 +21,7 @@ from contract.core.resources import schema_dir
 from contract.features.admitted import provenance as admitted_provenance
 
 RULES_FILE = "engine-rules.json"
+RULES = ("castling", "enPassant")  # the named rules of the table, in its order
 NEWEST_SOURCES = "newest-sources"
 
 
@@ -49,6 +50,22 @@ class RuleSet:
         """``castling per-king, en passant onto-any``."""
         return f"castling {self.castling}, en passant {self.en_passant}"
 
+    def value(self, rule: str) -> str:
+        """This set's value of ``rule`` (a name of :data:`RULES`)."""
+        if rule not in RULES:
+            raise UnknownEngineError(f"unknown rule {rule!r} (known: {', '.join(RULES)})")
+        return self.castling if rule == "castling" else self.en_passant
+
+    def with_rule(self, rule: str, value: str) -> RuleSet:
+        """This set with ``rule`` taking ``value`` (a set the table need not name: it tells rules apart)."""
+        castling, en_passant = (value, self.en_passant) if rule == "castling" else (self.castling, value)
+        if self.value(rule) == value:
+            return self
+        named = [s for s in table().rule_sets.values() if (s.castling, s.en_passant) == (castling, en_passant)]
+        if named:
+            return named[0]
+        return RuleSet(f"castling {castling}, en passant {en_passant}", castling, en_passant, False)
+
 
 @dataclass(frozen=True)
 class Release:
@@ -65,6 +82,7 @@ class Table:
     rule_sets: dict[str, RuleSet]
     releases: dict[str, Release]
     default_release: str
+    values: dict[str, tuple[str, ...]]  # rule -> its values, in the table's order
 
 
 @cache
@@ -82,7 +100,8 @@ def table() -> Table:
                                              entry["evidence"])
     if raw["defaultRelease"] not in releases:
         raise RuntimeError(f"{RULES_FILE}: defaultRelease {raw['defaultRelease']!r} is not listed")
-    return Table(sets, releases, raw["defaultRelease"])
+    values = {rule: tuple(raw["rules"][rule]) for rule in RULES}
+    return Table(sets, releases, raw["defaultRelease"], values)
 
 
 def default_release() -> str:
@@ -129,6 +148,13 @@ def release(version: str | None) -> Release:
 def for_engine(version: str | None) -> RuleSet:
     """The rule set of engine ``version`` (``None`` = the kit's default release)."""
     return release(version).rules
+
+
+def values(rule: str) -> tuple[str, ...]:
+    """Every value of ``rule`` the table names (``per-king``, ``per-side`` for ``castling``)."""
+    if rule not in RULES:
+        raise UnknownEngineError(f"unknown rule {rule!r} (known: {', '.join(RULES)})")
+    return table().values[rule]
 
 
 def version_following(rule_set_id: str) -> str:

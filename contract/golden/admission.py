@@ -4,8 +4,11 @@ The recording's ``engineVersion`` names the release. Its every probe is compared
 with the kit's vector for the same FEN and side under each rule set of ``schema/engine-rules.json``: a
 release the table names is compared under its own rules; one it does not name under every rule set, and
 the recording agrees when one rule set matches every value. Where the rule sets give different vectors
-(the edge probes) the recording shows which rules the release follows; where it covers none, the verdict
-says so and vouches only for the probes it covers. Refuses (:class:`AdmissionError`, one line) a file that
+(the edge probes of ``golden/probes.tsv``) the recording shows which rules the release follows, rule by rule
+(:class:`RuleEvidence`: each named rule flipped alone, and the value the recorded vectors match on the probes
+telling that rule's values apart); a rule none of its probes tells apart is not vouched for (the admitted
+release lists it as unknown), and a recording covering no telling probe vouches only for the probes it covers.
+Refuses (:class:`AdmissionError`, one line) a file that
 is no such recording: unreadable, not the goldens format, an unregistered schema or other columns, a FEN the
 kit refuses.
 """
@@ -20,7 +23,8 @@ import numpy as np
 from contract.core.cappedread import read_capped
 from contract.core.errors import ContractError
 from contract.core.registry import feature_schemas
-from contract.features import FenError, extract, parse_fen, rules
+from contract.features import FenError, parse_fen, rules
+from contract.features.extractors import extract_under
 from contract.recordings.vectorfile import VectorFile, VectorFileError, read
 
 MAX_BYTES = 64 * 1024 * 1024
@@ -46,6 +50,24 @@ class Difference:
 
 
 @dataclass(frozen=True)
+class RuleEvidence:
+    """What a recording shows of one named rule: the probes telling its values apart and the value it matches."""
+
+    rule: str
+    probes: tuple[str, ...]
+    shown: str | None  # the value whose vectors the recording holds on every telling probe; None: no such value
+
+    def text(self) -> str:
+        if not self.probes:
+            values = " and ".join(rules.values(self.rule))
+            return f"{self.rule}: none of its probes tells {values} apart (not vouched for)"
+        where = f"{len(self.probes)} probe(s): {', '.join(self.probes)}"
+        if self.shown is None:
+            return f"{self.rule}: matches none of {', '.join(rules.values(self.rule))} on {where}"
+        return f"{self.rule} {self.shown} on {where}"
+
+
+@dataclass(frozen=True)
 class Verdict:
     """What the recording shows: the rule set compared under, the differences, the probes telling rules apart."""
 
@@ -54,18 +76,26 @@ class Verdict:
     known_release: bool
     differences: tuple[Difference, ...]
     telling: tuple[str, ...]  # probes whose vectors differ between rule sets
+    evidence: tuple[RuleEvidence, ...] = ()  # per named rule (schema/engine-rules.json)
 
     @property
     def agrees(self) -> bool:
         return not self.differences
+
+    @property
+    def uncovered(self) -> list[str]:
+        """The named rules none of the recording's probes tells apart: the recording does not vouch for them."""
+        return [e.rule for e in self.evidence if not e.probes]
 
     def rules_text(self) -> str:
         if not self.telling:
             return ("it covers no probe that tells the rule sets apart: it shows no rule set, and vouches only for"
                     f" its {len(self.recording.probes)} probes")
         shown = "shows" if self.agrees else "is closest to"
+        per_rule = "; ".join(e.text() for e in self.evidence)
         return (f"it {shown} rule set {self.rule_set.id} ({self.rule_set.describe()}) on"
-                f" {len(self.telling)} probe(s) that tell the rule sets apart: {', '.join(self.telling)}")
+                f" {len(self.telling)} probe(s) that tell the rule sets apart: {', '.join(self.telling)}"
+                + (f"; per rule: {per_rule}" if per_rule else ""))
 
 
 def load(path: Path) -> VectorFile:
@@ -92,7 +122,6 @@ def load(path: Path) -> VectorFile:
 
 
 def _kit_bits(recording: VectorFile, rule_set: rules.RuleSet) -> dict[str, tuple[int, ...]]:
-    version = None if rule_set == rules.default_rules() else _version_of(rule_set)
     out: dict[str, tuple[int, ...]] = {}
     for probe in recording.probes.values():
         if probe.side not in ("w", "b"):
@@ -101,13 +130,28 @@ def _kit_bits(recording: VectorFile, rule_set: rules.RuleSet) -> dict[str, tuple
             position = parse_fen(probe.fen)
         except FenError as exc:
             raise AdmissionError(f"{recording.name}: probe {probe.id}: the kit refuses its FEN: {exc}") from None
-        vector = extract(recording.schema, position, probe.side, engine_version=version)
+        vector = extract_under(recording.schema, position, probe.side, rule_set)
         out[probe.id] = tuple(int(v) for v in np.asarray(vector, dtype=np.float32).view(np.uint32))
     return out
 
 
-def _version_of(rule_set: rules.RuleSet) -> str:
-    return rules.version_following(rule_set.id)
+def _evidence(recording: VectorFile, chosen: rules.RuleSet,
+              answers: dict[str, dict[str, tuple[int, ...]]]) -> tuple[RuleEvidence, ...]:
+    """Per named rule: flip it alone in ``chosen``; the probes whose vectors change tell its values apart, and
+    the value whose vectors the recording holds on all of them is the one it shows."""
+    found = []
+    for rule in rules.RULES:
+        kit = {}
+        for value in rules.values(rule):
+            rule_set = chosen.with_rule(rule, value)
+            if rule_set.id not in answers:
+                answers[rule_set.id] = _kit_bits(recording, rule_set)
+            kit[value] = answers[rule_set.id]
+        telling = tuple(p for p in recording.probes if len({bits[p] for bits in kit.values()}) > 1)
+        matching = [value for value, bits in kit.items()
+                    if all(bits[p] == recording.probes[p].bits() for p in telling)]
+        found.append(RuleEvidence(rule, telling, matching[0] if telling and len(matching) == 1 else None))
+    return tuple(found)
 
 
 def _differences(recording: VectorFile, kit: dict[str, tuple[int, ...]]) -> tuple[Difference, ...]:
@@ -139,6 +183,7 @@ def store(path: Path, verdict: Verdict, root: Path, recorded_by: str, when: str)
     stored = target / f"{verdict.recording.schema}.engine-{version}.json"
     write_atomic(stored, data)
     table_unknown = [] if not verdict.known_release else list(rules.release(version).unknown)
+    shown = {e.rule for e in verdict.evidence if e.shown is not None}
     provenance = {
         "engineVersion": version,
         "schema": verdict.recording.schema,
@@ -147,7 +192,9 @@ def store(path: Path, verdict: Verdict, root: Path, recorded_by: str, when: str)
         "recordedBy": recorded_by,
         "admitted": when,
         "ruleSet": verdict.rule_set.id,
-        "unknownRules": table_unknown if verdict.telling else ["castling", "enPassant"],
+        # a rule stays unknown unless the recording shows it on a probe telling its values apart
+        "unknownRules": [r for r in rules.RULES if r in table_unknown or r in verdict.uncovered
+                         or r not in shown],
         "rulesShown": verdict.rules_text(),
         "probes": len(verdict.recording.probes),
     }
@@ -165,7 +212,10 @@ def admit(path: Path) -> Verdict:
                     if len({answer[probe] for answer in answers.values()}) > 1)
     if known:
         chosen = rules.for_engine(recording.engine_version)
-        return Verdict(recording, chosen, True, _differences(recording, answers[chosen.id]), telling)
+        return Verdict(recording, chosen, True, _differences(recording, answers[chosen.id]), telling,
+                       _evidence(recording, chosen, answers))
     verdicts = [Verdict(recording, rule_set, False, _differences(recording, answers[rule_set.id]), telling)
                 for rule_set in candidates]
-    return min(verdicts, key=lambda verdict: len(verdict.differences))
+    best = min(verdicts, key=lambda verdict: len(verdict.differences))
+    return Verdict(recording, best.rule_set, False, best.differences, telling,
+                   _evidence(recording, best.rule_set, answers))

@@ -29,7 +29,8 @@ from contract.core.registry import feature_schemas
 from contract.core.strictjson import parse as parse_json
 from contract.golden import boards
 from contract.golden.drift import Cell
-from contract.golden.recorded import Agreement
+from contract.golden.recorded import Agreement, dependent
+from contract.recordings import rulelabel
 from contract.recordings.vectorfile import VectorFile, read
 
 TITLE = "dicechess-contract golden corpus"
@@ -49,7 +50,7 @@ table.schemas th, table.schemas td, table.changes th, table.changes td, table.ve
 table.vec td, table.changes td.num { text-align: right; font-family: ui-monospace, monospace; }
 table.vec th, table.schemas th, table.changes th { background: #f4f4f4; font-weight: normal; }
 table caption { text-align: left; font-weight: bold; white-space: nowrap; }
-table caption .recorded-by { font-weight: normal; color: #555; }
+table caption .recorded-by, table caption .rules { font-weight: normal; color: #555; }
 section.probe { display: flex; gap: 1em; border-top: 1px solid #bbb; padding: 0.6em 0; }
 section.probe > .info { min-width: 0; flex: 1; }
 svg.board { flex: none; }
@@ -210,6 +211,8 @@ def _value_cell(value: float, change: _Change | None) -> str:
 def _vector_table(corpus: VectorFile, probe_id: str, marks: Mapping[tuple[str, str], _Change],
                   recorders: Sequence[str]) -> str:
     probe = corpus.probes[probe_id]
+    # which engine rule the value follows (golden-vectors 1.2.0's rules label; older files carry none)
+    ruling = "" if probe.rules is None else rulelabel.rule_text(probe.rules, corpus.engine_version)
     indices = list(range(len(corpus.columns)))
     recorded_by = ", ".join(recorders) or "no recording: kit-only"
     caption = text(corpus.schema)
@@ -220,7 +223,10 @@ def _vector_table(corpus: VectorFile, probe_id: str, marks: Mapping[tuple[str, s
     values = "".join(_value_cell(probe.features[i], marks.get((corpus.schema, corpus.columns[i])))
                      for i in indices)
     caption += f' <span class="recorded-by">recorded by {text(recorded_by)}</span>'
-    return (f'<div class="scroll" data-schema="{text(corpus.schema)}" data-recorded-by="{text(recorded_by)}">'
+    if ruling:
+        caption += f' <span class="rules">rules: {text(ruling)}</span>'
+    return (f'<div class="scroll" data-schema="{text(corpus.schema)}" data-recorded-by="{text(recorded_by)}"'
+            f' data-rules="{text(ruling)}">'
             f"<table class=\"vec\"><caption>{caption}</caption><tr>{heads}</tr><tr>{values}</tr></table></div>")
 
 
@@ -302,6 +308,8 @@ def render(generated: Mapping[str, bytes], drift_cells: Sequence[Cell], agreemen
         ("probes with a highlighted cell", str(len(flagged))),
         ("engine-recorded vectors", f"{len(agreement.recorded_by) - len(agreement.kit_only)} of "
                                     f"{len(agreement.recorded_by)} ({len(agreement.kit_only)} kit-only)"),
+        ("vectors following a named rule", f"{len(dependent(agreement))} of {len(agreement.labels)} (the rest are"
+                                           " the same under every rule set; each vector's caption says which)"),
     ]
     links = ", ".join(f'<a href="#{text(p)}">{text(p)}</a>' for p in flagged)
     summary = f'<p class="flagged">Probes with highlighted cells: {links}.</p>' if flagged else ""

@@ -35,6 +35,9 @@ class ProbeVector:
     tags: tuple[str, ...]
     note: str
     features: tuple[float, ...]
+    # the kit's files (golden-vectors 1.2.0): which engine rules the value follows and what records it
+    # (contract.recordings.rulelabel); None in the engine's recordings and in older files
+    rules: dict[str, Any] | None = None
 
     def bits(self) -> tuple[int, ...]:
         """The float32 bit pattern of every value (what 'bit for bit' compares)."""
@@ -101,5 +104,6 @@ def read(name: str, data: bytes, *, versioned: bool = True) -> VectorFile:
             tags=tuple(raw.get("tags", ())),
             note=str(raw.get("note", "")),
             features=tuple(float32_value(v, f"{where} column {columns[i]}") for i, v in enumerate(values)),
+            rules=raw["rules"] if isinstance(raw.get("rules"), dict) else None,
         )
     return VectorFile(name, schema, columns, engine_version, probes)

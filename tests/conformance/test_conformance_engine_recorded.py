@@ -25,9 +25,23 @@ def _bits(vector: list[float]) -> bytes:
     return struct.pack(f"<{len(vector)}f", *vector)
 
 
+def _edge_probes() -> set[str]:
+    """The engine-newest edge probes and their twins (issue 33): the engine rebuild never recorded them."""
+    probes = json.loads((Path(__file__).resolve().parents[2] / "golden" / "probes.json").read_text("utf-8"))["probes"]
+    edges = {p["id"] for p in probes if p["origin"].startswith("edge position of the newest")}
+    return edges | {p["id"] for p in probes if p.get("twinOf") in edges}
+
+
+def _unrecorded(case_id: str) -> bool:
+    return case_id.startswith("features/vectors/") and case_id.rsplit("/", 1)[1] in _edge_probes()
+
+
 def test_every_case_has_the_engines_recorded_answer() -> None:
     cases = load_cases()
-    assert all("engine" in case.recorded and not case.stale for case in cases)
+    # but the edge probes' vectors: engine-live has no answer for them (golden check compares them with
+    # engine-newest, and each vector's rules label says who recorded it)
+    assert all(("engine" in case.recorded) != _unrecorded(case.id) and not case.stale for case in cases)
+    cases = [case for case in cases if not _unrecorded(case.id)]
     live = [case.id for case in cases if case.recorded["engine"].source == recording.RECORDER]
     assert len(live) == len(recording.engine_answers()) == 1173  # every case of the kit at 7f9a987
     older = {case.recorded["engine"].source for case in cases if case.id not in set(live)}
@@ -38,7 +52,8 @@ def test_the_recorded_engine_covers_every_case_with_each_difference_listed() -> 
     outcome = run([ENGINE], load_cases(), KINDS, load())
     assert outcome.ok, as_text(outcome)
     assert not outcome.unlisted and not outcome.errors and not outcome.stale_recordings
-    assert sum(1 for r in outcome.results if r.status == "unsupported") == 0
+    unsupported = [r.case.id for r in outcome.results if r.status == "unsupported"]
+    assert len(unsupported) == 6 * 7 and all(_unrecorded(case_id) for case_id in unsupported)
     listed = sorted(result.case.id for result, entry in outcome.listed if entry.reason)
     assert listed == sorted([
         "manifest/json-duplicate-key", "manifest/json-infinity-overflow", "manifest/json-leading-zero",
@@ -46,7 +61,7 @@ def test_the_recorded_engine_covers_every_case_with_each_difference_listed() -> 
         "manifest/legacy-defines-no-output-name", "manifest/order-legacy-input-name-before-width",
         "manifest/sha-number"])
     agree = sum(1 for r in outcome.results if r.status == "agree")
-    assert agree == len(outcome.results) - 8
+    assert agree == len(outcome.results) - 8 - len(unsupported)
 
 
 def test_recorded_messages_are_compared_exactly() -> None:

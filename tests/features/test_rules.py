@@ -45,7 +45,7 @@ def test_the_table_names_the_default_release_and_what_is_not_known() -> None:
     assert rules.default_release() == "0.12.0"
     release = rules.release(None)
     assert release.rules.describe() == "castling per-king, en passant onto-any"
-    assert release.unknown == ("castling",)
+    assert release.unknown == ("castling", "enPassant")
     assert rules.for_engine(rules.NEWEST_SOURCES).describe() == "castling per-side, en passant onto-empty"
 
 

@@ -58,11 +58,17 @@ def test_report_is_small_self_contained_and_defines_each_id_once(tmp_path: Path)
     assert not re.search(r'(?:src|href)="(?:https?:)?//', page), "the page must load nothing from a network"
     assert "<link" not in page and "<script src" not in page
     # what recorded each probe's vector of each schema (every one by the rebuild, 54 also by the 0.9.3 release)
-    recorders = re.findall(r'data-schema="([^"]+)" data-recorded-by="([^"]+)"', page)
-    assert len(recorders) == 798
-    assert all("engine 0.12.0 (rebuild, recorded live 2026-12-01)" in r for _, r in recorders)
-    assert sum(r.startswith("engine 0.9.3, ") for _, r in recorders) == 54
-    assert "<dt>engine-recorded vectors</dt><dd>798 of 798 (0 kit-only)</dd>" in page
+    recorders = re.findall(r'data-schema="([^"]+)" data-recorded-by="([^"]+)" data-rules="([^"]+)"', page)
+    assert len(recorders) == 840
+    assert sum("engine 0.12.0 (rebuild, recorded live 2026-12-01)" in r for _, r, _rule in recorders) == 798
+    assert sum(r.startswith("engine 0.9.3, ") for _, r, _rule in recorders) == 58  # by FEN and side, any id
+    assert "<dt>engine-recorded vectors</dt><dd>814 of 840 (26 kit-only)</dd>" in page
+    # which rule each vector follows: in its caption and data-rules
+    ruled = [(schema, rule) for schema, _r, rule in recorders if rule != "the same under every rule set"]
+    assert len(ruled) == 20
+    assert ("kcp-13", "follows castling per-king; not known for 0.12.0: castling per-king or per-side; under rule set"
+            " newest-sources it differs (engine-newest (newest public sources, rebuilt; not a release))") in ruled
+    assert "<dt>vectors following a named rule</dt><dd>20 of 840" in page
 
 
 def test_report_header_gives_its_provenance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

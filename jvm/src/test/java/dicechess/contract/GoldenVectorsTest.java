@@ -82,7 +82,7 @@ class GoldenVectorsTest {
         assertEquals(13, kcp.columns().size());
         assertEquals("total_material", kcp.columns().get(6));
         assertEquals(78.0f, kcp.probe("start-w").features()[6]);
-        assertEquals(114, kcp.byId().size());
+        assertEquals(120, kcp.byId().size()); // 114 probes engine-live recorded, 3 engine-newest edge probes and their twins
         assertEquals(768, GoldenVectors.load("raw-board-768-v1").probe("start-w").features().length);
     }
 

@@ -19,7 +19,7 @@ A probe whose FEN the extractors refuse stops generation with the probe named.
 
 from __future__ import annotations
 
-import tomllib
+import ast
 from pathlib import Path
 from typing import Any
 
@@ -43,15 +43,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def kit_version() -> str:
-    """The kit version of this checkout, read from ``pyproject.toml`` (the same in every environment); an
-    installed wheel has no ``pyproject.toml``, and its metadata holds the version it was built with."""
-    pyproject = ROOT / "pyproject.toml"
-    if not pyproject.is_file():
-        from contract import __version__
-
-        return __version__
-    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
-    return str(project["version"])
+    """The kit version of this checkout, read from ``contract/_version.py`` as text (the one place it is
+    written; ``pyproject.toml`` takes it from there), so an installed kit of another version does not answer
+    for the checkout."""
+    tree = ast.parse((ROOT / "contract" / "_version.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["__version__"] \
+                and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return node.value.value
+    raise RuntimeError("contract/_version.py assigns no __version__ string")
 
 
 def provenance(schema_id: str) -> dict[str, str]:

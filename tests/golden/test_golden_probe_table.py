@@ -9,13 +9,13 @@ computed must say so while keeping every field the training ``load_golden`` read
 from __future__ import annotations
 
 import json
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 from golden_testkit import RECORDED, ROOT
 
+from contract import __version__
 from contract.core import probetable
 from contract.golden.validation import validate_files
 
@@ -77,7 +77,7 @@ def test_a_field_the_format_cannot_hold_is_refused() -> None:
 @pytest.mark.parametrize("path", VECTOR_FILES, ids=lambda p: p.stem)
 def test_a_vector_file_the_kit_computed_says_so_and_stays_loadable(path: Path) -> None:
     corpus = _load(path)
-    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    version = __version__
     assert corpus["provenance"]["computedBy"] == "dicechess-contract"
     assert corpus["provenance"]["computedByVersion"] == version
     assert corpus["generator"].startswith(f"dicechess-contract {version} ")

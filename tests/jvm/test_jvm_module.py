@@ -11,7 +11,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from contract import __version__
 from contract.cli import main as kit_main
 from contract.core.registry import feature_schemas
 from contract.core.resources import data_root
@@ -31,7 +31,7 @@ from contract.vendoring.lock import LOCK_NAME, lock_bytes, lock_document
 
 ROOT = Path(__file__).resolve().parents[2]
 JVM = ROOT / "jvm"
-VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+VERSION = __version__
 JAR = JVM / "target" / f"dicechess-contract-jvm-{VERSION}.jar"
 # tox -e jvm builds the jar just before these tests and sets this: there a missing or stale jar fails them
 REQUIRE_JAR = "DICECHESS_JVM_REQUIRE_JAR"

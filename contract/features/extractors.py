@@ -13,6 +13,7 @@ by 5; raw-board cells are 0.0 or 1.0.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -126,17 +127,40 @@ def schema(schema_id: str) -> registry.FeatureSchema:
 _BOUND: dict[str, tuple[int, Extractor]] = {}
 
 
-def _extractor(schema_id: str) -> tuple[int, Extractor]:
-    bound = _BOUND.get(schema_id) if isinstance(schema_id, str) else None
-    if bound is not None:
-        return bound
+@dataclass(frozen=True)
+class ResolvedSchema:
+    """A feature schema resolved once for a run, to travel with its rows: the id, its width and columns (the
+    registry's), the Python extractor that fills its vector and the rule set of the asked engine release
+    (``None``: the kit's default release). Made by :func:`resolve`; the row paths
+    (:func:`contract.features.rows.extract_matrix`, :func:`~contract.features.rows.extract_rows`) take it in place
+    of the id, so a run looks the schema up in the registry once, not once per chunk."""
+
+    id: str
+    width: int
+    columns: tuple[str, ...]
+    engine_extractor: str
+    extractor: Extractor
+    rules: RuleSet | None = None
+
+
+def resolve(schema_id: str, rules: RuleSet | None = None) -> ResolvedSchema:
+    """``schema_id`` resolved once (one registry look-up): :class:`UnknownSchemaError` if the registry does not
+    list it, ``RuntimeError`` if the kit has no Python extractor for it."""
     entry = schema(schema_id)
     function = EXTRACTORS.get(entry.engine_extractor)
     if function is None:
         raise RuntimeError(f"featureSchema '{schema_id}': no Python extractor for engine extractor "
                            f"'{entry.engine_extractor}'")
-    _BOUND[schema_id] = (entry.width, function)
-    return entry.width, function
+    _BOUND.setdefault(entry.id, (entry.width, function))
+    return ResolvedSchema(entry.id, entry.width, entry.columns, entry.engine_extractor, function, rules)
+
+
+def _extractor(schema_id: str) -> tuple[int, Extractor]:
+    bound = _BOUND.get(schema_id) if isinstance(schema_id, str) else None
+    if bound is not None:
+        return bound
+    resolved = resolve(schema_id)
+    return resolved.width, resolved.extractor
 
 
 def _color(color: object) -> bool:

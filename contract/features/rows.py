@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from json.encoder import encode_basestring_ascii
 from typing import Any, cast
 
@@ -22,7 +22,7 @@ import numpy as np
 from contract.core.floattext import float32_text_rows
 from contract.features import backend
 from contract.features.dfen import FenError, parse_fen, quote, side_from_text
-from contract.features.extractors import extract_under, schema
+from contract.features.extractors import ResolvedSchema, extract_under, resolve
 from contract.features.rules import RuleSet
 
 _REASON_LIMIT = 200  # characters of an unexpected exception's text kept in its row's error
@@ -111,19 +111,20 @@ def _native_call(accelerator: backend.Backend, code: int, width: int,
         return np.zeros((len(wanted), width), dtype=np.float32), [1] * len(wanted)
 
 
-def _native_chunk(schema_id: str, accelerator: backend.Backend, code: int,
+def _native_chunk(resolved: ResolvedSchema, accelerator: backend.Backend, code: int,
                   chunk: list[tuple[int, object]]) -> Iterator[RowResult]:
     """The rows of one chunk: the checked ones parsed and extracted in one native call; a row the
     accelerator leaves (a FEN it does not parse, which the reference then refuses with its message,
     or a text that is not ASCII) goes through :func:`_python_row`."""
     checked = [_row_error(row) for _index, row in chunk]
-    matrix, leave = _native_call(accelerator, code, schema(schema_id).width, checked)
+    matrix, leave = _native_call(accelerator, code, resolved.width, checked)
     row = 0  # the next row of matrix: wanted rows come in chunk order
     for (index, _row), (row_id, fen, side, error) in zip(chunk, checked, strict=True):
         if error is not None or fen is None:
             yield RowResult(index, row_id, None, error)
             continue
-        yield _python_row(schema_id, index, row_id, fen, side) if leave[row] else RowResult(index, row_id, matrix[row])
+        yield (_python_row(resolved.id, index, row_id, fen, side) if leave[row]
+               else RowResult(index, row_id, matrix[row]))
         row += 1
 
 
@@ -137,20 +138,31 @@ def _native_code(accelerator: backend.Backend, schema_id: str, rules: RuleSet | 
     return accelerator.code(schema_id)
 
 
-def extract_matrix(schema_id: str, rows: Sequence[object], *,
+def _resolved(schema_id: str | ResolvedSchema, rules: RuleSet | None) -> ResolvedSchema:
+    """The run's resolved schema: ``schema_id`` itself when it is one (``rules``, when given, replace its rule
+    set), else :func:`~contract.features.extractors.resolve` of the id (one registry look-up)."""
+    if isinstance(schema_id, ResolvedSchema):
+        return schema_id if rules is None or rules is schema_id.rules else replace(schema_id, rules=rules)
+    return resolve(schema_id, rules)
+
+
+def extract_matrix(schema_id: str | ResolvedSchema, rows: Sequence[object], *,
                    rules: RuleSet | None = None) -> tuple[np.ndarray, list[str | None], list[Any]]:
     """:func:`extract_rows` over ``rows`` as one float32 ``[n, width]`` matrix (the rows of refused entries are
     zero), the error of each row (``None`` when it was accepted) and the id each row's checks read: the same
     values and messages, without a result object per row (the bulk paths' form). ``rules``: the rule set
-    of the engine release whose answer is wanted (``None``: the kit's default release)."""
-    width = schema(schema_id).width
+    of the engine release whose answer is wanted (``None``: the kit's default release). ``schema_id`` may be a
+    :class:`~contract.features.extractors.ResolvedSchema` (the run's, resolved once; then ``rules`` default to
+    its own)."""
+    resolved = _resolved(schema_id, rules)
+    schema_id, width, rules = resolved.id, resolved.width, resolved.rules
     accelerator = backend.active()
     code = _native_code(accelerator, schema_id, rules)
     vectors = np.zeros((len(rows), width), dtype=np.float32)
     if code is None:
         errors: list[str | None] = []
         ids: list[Any] = []
-        for result in extract_rows(schema_id, rows, rules=rules):
+        for result in extract_rows(resolved, rows):
             if result.features is not None:
                 vectors[result.index] = result.features
             errors.append(result.error)
@@ -173,15 +185,21 @@ def extract_matrix(schema_id: str, rows: Sequence[object], *,
     return vectors, errors, ids
 
 
-def extract_rows(schema_id: str, rows: Iterable[object], *, rules: RuleSet | None = None) -> Iterator[RowResult]:
+def extract_rows(schema_id: str | ResolvedSchema, rows: Iterable[object], *,
+                 rules: RuleSet | None = None) -> Iterator[RowResult]:
     """Extract ``schema_id`` for each row (``{"id", "fen", "side"?}``); side defaults to the FEN's.
 
     An unknown schema raises at once (before any row is read); a bad row yields a result with
     ``error`` set (its message names the FEN field and text for a malformed FEN). With the native
     accelerator the rows are read in chunks of :data:`CHUNK_ROWS` and each chunk is one native call
     (results still come one per row, in order); the values and every message are the same as the
-    Python reference's."""
-    schema(schema_id)
+    Python reference's. ``schema_id`` may be the run's :class:`~contract.features.extractors.ResolvedSchema`."""
+    resolved = _resolved(schema_id, rules)  # an unknown schema raises here, before the generator starts
+    return _extracted(resolved, rows)
+
+
+def _extracted(resolved: ResolvedSchema, rows: Iterable[object]) -> Iterator[RowResult]:
+    schema_id, rules = resolved.id, resolved.rules
     accelerator = backend.active()
     code = _native_code(accelerator, schema_id, rules)
     if code is None:
@@ -194,7 +212,7 @@ def extract_rows(schema_id: str, rows: Iterable[object], *, rules: RuleSet | Non
         return
     numbered = enumerate(rows)
     while chunk := list(itertools.islice(numbered, CHUNK_ROWS)):
-        yield from _native_chunk(schema_id, accelerator, code, chunk)
+        yield from _native_chunk(resolved, accelerator, code, chunk)
 
 
 def _id_text(row_id: Any) -> str:

@@ -45,8 +45,13 @@ ROOT = Path(__file__).resolve().parent.parent
 def kit_version() -> str:
     """The kit version of this checkout, read from ``contract/_version.py`` as text (the one place it is
     written; ``pyproject.toml`` takes it from there), so an installed kit of another version does not answer
-    for the checkout."""
-    tree = ast.parse((ROOT / "contract" / "_version.py").read_text(encoding="utf-8"))
+    for the checkout; in an installed wheel (no checkout around the generators), the kit's own."""
+    source = ROOT / "contract" / "_version.py"
+    if not source.is_file():  # an installed wheel: its generators sit beside no checkout, the kit is the one
+        from contract import __version__
+
+        return __version__
+    tree = ast.parse(source.read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["__version__"] \
                 and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):

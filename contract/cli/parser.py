@@ -13,7 +13,6 @@ Three things plain :class:`argparse.ArgumentParser` does not do:
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -84,6 +83,8 @@ class ContractParser(argparse.ArgumentParser):
         return self.allow_abbrev and any(option.startswith(name) for option in known)
 
     def _closest(self, option: str) -> str | None:
+        import difflib  # only a mistyped option needs it
+
         close = difflib.get_close_matches(option, self._known_options(), n=1, cutoff=0.6)
         return close[0] if close else None
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 from pathlib import Path
 from typing import IO, Any
 
@@ -22,7 +21,7 @@ from contract.core.oserrors import os_error_reason
 
 def temporary_sibling(path: Path) -> Path:
     """A fresh hidden name in the same directory, so a rename onto ``path`` is atomic."""
-    return path.with_name(f".{path.name}.tmp-{secrets.token_hex(6)}")
+    return path.with_name(f".{path.name}.tmp-{os.urandom(6).hex()}")  # secrets.token_hex(6), without importing random
 
 
 def sync_path(path: Path) -> None:

@@ -20,7 +20,6 @@ import contextlib
 import errno
 import hashlib
 import os
-import secrets
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -222,7 +221,7 @@ class Tree:
             assert fds is not None
             holder = fds[-1]
             base = name.rsplit("/", 1)[-1]
-            temporary = f".{base}.tmp-{secrets.token_hex(6)}"
+            temporary = f".{base}.tmp-{os.urandom(6).hex()}"
             step("create", name)
             fd = _call(os.open, holder, temporary, _CREATE_FLAGS, 0o666)
             try:

@@ -18,7 +18,7 @@ The extraction step is the kit's plain table function ``contract.enrichment.enri
 or splits shards and the output names follow the input names).
 
 With ``--training`` the shards are the training repository's raw shards (schema v0) and every task runs
-the kit's ``enrich-shards`` step on one shard, unchanged (``contract.enrichment.shardrun``, one shard per
+the kit's ``enrich-shards`` step on one shard, unchanged (``contract.enrichment.runs.shardrun``, one shard per
 task, in the worker's process), so ``OUT_DIR/NAME.parquet`` is byte for byte what
 
     dicechess-contract enrich-shards IN_DIR OUT_DIR --schema kcp-13 [--engine-version V]
@@ -45,8 +45,8 @@ from dask.distributed import Client, LocalCluster
 
 from contract.core.registry import schema_ids
 from contract.enrichment import DEFAULT_CHUNK_SIZE, enrich_table, enriched_meta
-from contract.enrichment.shardrun import enrich_one_shard
-from contract.enrichment.shards import read_shard, write_shard
+from contract.enrichment.runs.shardrun import enrich_one_shard
+from contract.enrichment.runs.shards import read_shard, write_shard
 
 
 def enrich_training_shards(

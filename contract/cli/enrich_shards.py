@@ -1,6 +1,6 @@
 """``dicechess-contract enrich-shards INPUT OUTPUT_DIR --schema ID``: raw training shards in, enriched shards out.
 
-Parses the options, runs :func:`contract.enrichment.shardrun.enrich_shards`, prints one line per shard
+Parses the options, runs :func:`contract.enrichment.runs.shardrun.enrich_shards`, prints one line per shard
 written (``name -> name (N rows)``), one per shard refused, each shard's ``shard_content_digest`` (the
 training repository's identity of an enriched shard; with ``--json`` one object on stdout,
 ``schema/output-enrich-shards-1.schema.json``), and a total with rows per second, and maps
@@ -27,9 +27,9 @@ from contract.core.oserrors import os_error_text
 from contract.core.registry import schema_ids
 from contract.enrichment.engines import DEFAULT_ENGINE_VERSION
 from contract.enrichment.identity import shard_content_digest
-from contract.enrichment.parquetfile import input_rows
+from contract.enrichment.parquet.parquetfile import input_rows
 from contract.enrichment.rows import EnrichmentError, OptionError
-from contract.enrichment.shardrun import ShardOptions, ShardSummary, enrich_shards
+from contract.enrichment.runs.shardrun import ShardOptions, ShardSummary, enrich_shards
 from contract.features.extractors import UnknownSchemaError
 from contract.model.training import TRAINING_SCHEMAS
 

@@ -2,7 +2,7 @@
 to an exit code. Nothing else happens here: the runs, their checks and their messages are the library's.
 
 * ``--fen FEN`` or ``--input FILE|-`` without ``--output FILE`` (or with ``--input -``): the streaming run
-  (:func:`contract.enrichment.stream.enrich_stream`): rows to stdout (or ``--output``), a refused row as
+  (:func:`contract.enrichment.runs.stream.enrich_stream`): rows to stdout (or ``--output``), a refused row as
   one ``extract: line N (id …): why`` line on stderr.
 * ``--input FILE --output FILE``: the file run (:func:`contract.enrichment.enrich_file`): JSONL or
   Parquet either side, ``--jobs``, ``--resume``, a rejects file (docs/enrichment.md).
@@ -25,9 +25,9 @@ from contract.core.exitcodes import EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, EXI
 from contract.core.interrupts import silence_stdout, terminate_as_interrupt
 from contract.core.oserrors import os_error_text
 from contract.enrichment import DEFAULT_CHUNK_SIZE, FORMATS, EnrichmentError, Options, enrich_file
-from contract.enrichment.parts import parts_dir
 from contract.enrichment.rows import OptionError
-from contract.enrichment.stream import StreamOptions, enrich_stream
+from contract.enrichment.runs.parts import parts_dir
+from contract.enrichment.runs.stream import StreamOptions, enrich_stream
 from contract.features import backend
 from contract.features.extractors import UnknownSchemaError
 

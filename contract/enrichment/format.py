@@ -1,9 +1,9 @@
 """The one interface every enrichment format implements, and what travels through it.
 
 A format is a module (``jsonl``, ``parquet``, ``training``) that the runs reach only through this
-protocol and the registry (:mod:`contract.enrichment.formats`), never by name: so ``extract``'s file
-run (:mod:`~contract.enrichment.pipeline`), its streaming run (:mod:`~contract.enrichment.stream`) and
-``enrich-shards`` (:mod:`~contract.enrichment.shardrun`) hold no branch on a format, and a new format is
+protocol and the registry (:mod:`contract.enrichment.formats.registry`), never by name: so ``extract``'s file
+run (:mod:`~contract.enrichment.runs.pipeline`), its streaming run (:mod:`~contract.enrichment.runs.stream`) and
+``enrich-shards`` (:mod:`~contract.enrichment.runs.shardrun`) hold no branch on a format, and a new format is
 one new module plus one registry entry.
 
 The life of a chunk, whatever the formats:
@@ -13,7 +13,7 @@ The life of a chunk, whatever the formats:
 2. in a worker, the input format's ``decode`` turns the chunk's payload into a :class:`Batch`: the rows
    the kit's row rules read (``{id, fen, side?}`` or a :class:`~contract.features.rows.BadRow` saying
    why a row is not one), their line or row numbers, and the columns an output may carry;
-3. :func:`contract.enrichment.encoding.enrich_batch` extracts the whole batch at once (a float32 matrix
+3. :func:`contract.enrichment.runs.encoding.enrich_batch` extracts the whole batch at once (a float32 matrix
    and one error or ``None`` per row), format-blind;
 4. the output format's ``encode`` turns the batch and that matrix into an :class:`Encoded` chunk (its
    accepted rows in the output's form, and the rejects);

@@ -10,7 +10,7 @@ same rows in the same order (and, for pandas, the same index), every input colum
 
 Keeping rejected rows (instead of dropping them) keeps the partition length, so nothing can vanish
 between the function and the writer; :func:`split_enriched` separates them. The column names of the
-vector are in the output metadata (``contract.enrichment.metadata``), not in the table.
+vector are in the output metadata (``contract.enrichment.formats.metadata``), not in the table.
 
 Refused for the whole table (:class:`EnrichmentError`): a missing ``id`` or ``fen`` column, a column
 name that appears twice, an input that already has a ``features`` or ``error`` column, and (for Arrow

@@ -13,7 +13,7 @@ import pytest
 from enrichment_data import cli_env, corpus_rows, run_cli, write_jsonl
 
 from contract.enrichment import EnrichmentError, Options, enrich_file
-from contract.enrichment.pool import run_bounded
+from contract.enrichment.runs.pool import run_bounded
 
 
 @pytest.mark.slow

@@ -194,8 +194,9 @@ def test_extract_refuses_an_engine_version_without_known_rules(tmp_path: Path,
 
 
 def test_extract_resume_refuses_the_chunks_of_another_engine_version(tmp_path: Path) -> None:
-    from contract.enrichment import EnrichmentError, Options, enrich_file, pipeline
-    from contract.enrichment.parts import PartStore
+    from contract.enrichment import EnrichmentError, Options, enrich_file
+    from contract.enrichment.runs import pipeline
+    from contract.enrichment.runs.parts import PartStore
 
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps({"id": f"r{i}", "fen": TWO_KINGS}) + "\n" for i in range(20)),

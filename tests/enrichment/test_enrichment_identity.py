@@ -16,7 +16,7 @@ import pytest
 from contract.cli import main
 from contract.core.resources import schema_dir
 from contract.enrichment import EnrichmentError, shard_content_digest
-from contract.enrichment.shardrun import ShardOptions, enrich_shards
+from contract.enrichment.runs.shardrun import ShardOptions, enrich_shards
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

@@ -15,9 +15,10 @@ from enrichment_data import KCP13_GOLDEN, corpus_rows, run_cli, write_jsonl
 import contract
 from contract.core import registry
 from contract.core.resources import golden_dir
-from contract.enrichment import EnrichmentError, Options, enrich_file, pipeline
-from contract.enrichment.progress import Progress
+from contract.enrichment import EnrichmentError, Options, enrich_file
 from contract.enrichment.rows import OptionError
+from contract.enrichment.runs import pipeline
+from contract.enrichment.runs.progress import Progress
 
 KINGS_FEN = "4k3/8/8/8/8/8/4r3/4K3 w - -"
 

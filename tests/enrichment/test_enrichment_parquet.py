@@ -12,7 +12,8 @@ from enrichment_data import corpus_rows
 
 import contract
 from contract.core import registry
-from contract.enrichment import EnrichmentError, Options, enrich_file, enrich_table, pipeline
+from contract.enrichment import EnrichmentError, Options, enrich_file, enrich_table
+from contract.enrichment.runs import pipeline
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -211,8 +212,9 @@ def test_a_corrupt_parquet_names_the_file_and_leaves_nothing_that_blocks_a_rerun
 
 def test_wide_rows_make_smaller_chunks_and_dask_cuts_the_same_row_groups(tmp_path: Path) -> None:
     """Was: a chunk was always --chunk-size rows whatever their size (2,000 rows of ~1 MB peaked at 6.7 GiB)."""
-    from contract.enrichment import DEFAULT_CHUNK_BYTES, parquetfile
-    from contract.enrichment.shards import write_shard
+    from contract.enrichment import DEFAULT_CHUNK_BYTES
+    from contract.enrichment.parquet import parquetfile
+    from contract.enrichment.runs.shards import write_shard
 
     rows = corpus_rows(120)
     payload = bytes(range(256)) * (1 << 10)  # 256 KiB per row, not compressible to nothing

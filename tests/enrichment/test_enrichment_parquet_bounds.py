@@ -19,7 +19,8 @@ import pytest
 
 from contract.cli import main
 from contract.core.strictjson import MAX_BYTES as CELL_LIMIT
-from contract.enrichment import DEFAULT_CHUNK_BYTES, Options, batchplan, enrich_file, pages
+from contract.enrichment import DEFAULT_CHUNK_BYTES, Options, enrich_file
+from contract.enrichment.parquet import batchplan, pages
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -129,7 +130,7 @@ def test_a_fifo_in_place_of_a_parquet_input_is_refused_without_blocking(tmp_path
     os.mkfifo(fifo)
     script = textwrap.dedent(f"""
         from pathlib import Path
-        from contract.enrichment import parquetfile
+        from contract.enrichment.parquet import parquetfile
         from contract.enrichment.rows import EnrichmentError
         try:
             parquetfile.read_raw_schema(Path({str(fifo)!r}))

@@ -16,8 +16,8 @@ import pytest
 
 from contract.cli import main
 from contract.core.oserrors import os_error_reason
-from contract.enrichment import parquetfile
-from contract.enrichment.shardrun import ShardOptions, enrich_shards
+from contract.enrichment.parquet import parquetfile
+from contract.enrichment.runs.shardrun import ShardOptions, enrich_shards
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

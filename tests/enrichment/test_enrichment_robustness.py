@@ -19,8 +19,9 @@ from enrichment_data import cli_env, corpus_rows, write_jsonl
 
 from contract.cli import main
 from contract.core.oserrors import os_error_text
-from contract.enrichment import EnrichmentError, Options, enrich_file, enrich_table, jsonl
-from contract.enrichment.jsonl import MAX_LINE_BYTES
+from contract.enrichment import EnrichmentError, Options, enrich_file, enrich_table
+from contract.enrichment.formats import jsonl
+from contract.enrichment.formats.jsonl import MAX_LINE_BYTES
 from contract.features import UnknownSchemaError
 
 KINGS = "4k3/8/8/8/8/8/4r3/4K3 w - -"

@@ -16,7 +16,7 @@ from enrichment_data import REPO
 from contract.cli import main
 from contract.core import registry
 from contract.enrichment import EnrichmentError
-from contract.enrichment.shardrun import ShardOptions, enrich_shards
+from contract.enrichment.runs.shardrun import ShardOptions, enrich_shards
 from contract.recordings import enginelive
 
 pa = pytest.importorskip("pyarrow")

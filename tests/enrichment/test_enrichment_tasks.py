@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from contract.cli import main
-from contract.enrichment.shardrun import ShardOptions, enrich_shards
+from contract.enrichment.runs.shardrun import ShardOptions, enrich_shards
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

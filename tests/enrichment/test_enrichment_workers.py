@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from enrichment_data import cli_env, corpus_rows, run_cli, write_jsonl
 
-from contract.enrichment import EnrichmentError, Options, enrich_file, pipeline
-from contract.enrichment.parts import PartStore
+from contract.enrichment import EnrichmentError, Options, enrich_file
+from contract.enrichment.runs import pipeline
+from contract.enrichment.runs.parts import PartStore
 
 
 def _children() -> dict[int, int]:

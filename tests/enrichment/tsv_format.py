@@ -2,7 +2,7 @@
 ``id<TAB>v1,v2,…`` lines out (values as ``repr`` of the float32's Python float).
 
 It exists to show that a format is one module behind ``contract.enrichment.format.Format``: registered
-in ``contract.enrichment.formats`` (by the test, with ``monkeypatch``), it is read and written by the
+in ``contract.enrichment.formats.registry`` (by the test, with ``monkeypatch``), it is read and written by the
 file run and the streaming run without a line of theirs changing.
 """
 

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from contract.cli import main
 from contract.core import registry
-from contract.enrichment.jsonl import MAX_LINE_BYTES
+from contract.enrichment.formats.jsonl import MAX_LINE_BYTES
 from contract.features import FenError, extract, extract_batch, extract_fen, extract_rows, parse_fen
 from contract.features.dfen import QUOTE_LIMIT
 

@@ -28,9 +28,9 @@ import numpy as np
 
 from contract.core import registry
 from contract.core.oserrors import os_error_reason
-from contract.enrichment import parquetfile, texts
 from contract.enrichment.engines import DEFAULT_ENGINE_VERSION
 from contract.enrichment.format import Batch, Chunk, Companion, Encoded
+from contract.enrichment.parquet import parquetfile, texts
 from contract.enrichment.rows import EnrichmentError, RowBatch
 from contract.enrichment.table import require_pyarrow
 from contract.features.rows import BadRow

@@ -1,18 +1,18 @@
 """Parquet files read in chunks within a byte budget, and written row group by row group (pyarrow).
 
-The file layer under the two Parquet formats (:mod:`~contract.enrichment.parquet`, extract's rows, and
-:mod:`~contract.enrichment.training`, the training repository's shards): what they share is how a file is
+The file layer under the two Parquet formats (:mod:`~contract.enrichment.formats.parquet`, extract's rows, and
+:mod:`~contract.enrichment.formats.training`, the training repository's shards): what they share is how a file is
 read without letting memory follow its size, and how an output is written so that its bytes are a
 function of the rows alone.
 
 Reading: the file opened once, a regular file only, its footer within a limit, and every row group read
 in batches whose cost to Arrow (pages, dictionaries, values) is bounded from its page headers before it
-is decoded (:mod:`~contract.enrichment.batchplan`); text and binary leaf columns in dictionary form (a
+is decoded (:mod:`~contract.enrichment.parquet.batchplan`); text and binary leaf columns in dictionary form (a
 repeated value is decoded once), buffered column reads without pre-buffering (otherwise Arrow reads whole
 row groups ahead), every row's decoded size measured from the value lengths (nested columns too), a cell
-over :data:`~contract.enrichment.budget.CELL_LIMIT` refused naming its row and column, chunks cut by rows
-and decoded bytes (:class:`~contract.enrichment.budget.Cutter`),
-view types made plain (:mod:`~contract.enrichment.views`). Data that turns out unreadable part-way (a
+over :data:`~contract.enrichment.parquet.budget.CELL_LIMIT` refused naming its row and column, chunks cut by rows
+and decoded bytes (:class:`~contract.enrichment.parquet.budget.Cutter`),
+view types made plain (:mod:`~contract.enrichment.parquet.views`). Data that turns out unreadable part-way (a
 corrupt page) is an :class:`~contract.enrichment.rows.InputError` naming the file.
 
 Writing: one row group per chunk, the fixed options of :data:`WRITE_OPTIONS`, into a hidden temporary
@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from contract.core.stagedfile import StagedFile, sync_path
-from contract.enrichment import batchplan, budget, pages
 from contract.enrichment.format import Chunk
+from contract.enrichment.parquet import batchplan, budget, pages
+from contract.enrichment.parquet.views import plain_schema, plain_table
 from contract.enrichment.rows import EnrichmentError, InputError
 from contract.enrichment.table import require_pyarrow
-from contract.enrichment.views import plain_schema, plain_table
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -143,7 +143,7 @@ def chunks(path: Path, chunk_size: int, chunk_bytes: int) -> Iterator[Chunk]:
 
 def iter_table_chunks(path: Path, chunk_size: int, chunk_bytes: int) -> Iterator[pa.Table]:
     """Tables of at most ``chunk_size`` rows and about ``chunk_bytes`` decoded bytes (cut by
-    :class:`~contract.enrichment.budget.Cutter`), whatever the row groups, view types made plain. Data
+    :class:`~contract.enrichment.parquet.budget.Cutter`), whatever the row groups, view types made plain. Data
     that cannot be read, or a cell over the cell limit, is an :class:`InputError` naming the file."""
     pa = require_pyarrow()
     try:
@@ -162,7 +162,7 @@ def _open(path: Path) -> tuple[batchplan.ParquetInput, pa.Schema]:
     # Buffered column reads, no pre-buffering: otherwise Arrow reads whole row groups ahead, and memory
     # follows the file's size (1 GB of 1 MB rows: 1.1 GiB in Arrow's pool, against 160 MiB buffered).
     # Text and binary leaf columns in dictionary form: a repeated value is decoded once, never per row;
-    # each row group read in batches planned from its page headers (contract.enrichment.batchplan).
+    # each row group read in batches planned from its page headers (contract.enrichment.parquet.batchplan).
     source = batchplan.open_parquet(path, dictionary=True)
     return source, plain_schema(source.file.schema.to_arrow_schema())
 

@@ -1,12 +1,12 @@
 """The file run: input file -> chunks -> workers -> finished parts -> output file, rejects, metadata.
 
 ``enrich_file(Options(...))`` is what ``python -m contract extract --input FILE --output FILE`` calls
-(``contract.enrichment.stream`` serves ``--fen`` and stdin/stdout with the same chunk step,
-:mod:`contract.enrichment.encoding`). Input and output are any of the file formats of the registry
-(:mod:`contract.enrichment.formats`: JSONL and Parquet), in any pairing; this module reaches them only
+(``contract.enrichment.runs.stream`` serves ``--fen`` and stdin/stdout with the same chunk step,
+:mod:`contract.enrichment.runs.encoding`). Input and output are any of the file formats of the registry
+(:mod:`contract.enrichment.formats.registry`: JSONL and Parquet), in any pairing; this module reaches them only
 through the format interface (:mod:`contract.enrichment.format`), never by name. Memory is
 bounded by about ``2 x jobs + 1`` chunks whatever the input size, and a chunk by ``chunk_size`` rows and
-about ``chunk_bytes`` bytes; every finished chunk is on disk (``contract.enrichment.parts``) so killing
+about ``chunk_bytes`` bytes; every finished chunk is on disk (``contract.enrichment.runs.parts``) so killing
 the run loses at most the chunks in flight, and ``resume=True`` continues it to the same bytes an
 uninterrupted run writes.
 
@@ -37,16 +37,16 @@ from typing import IO, Any, TextIO
 
 from contract.core import registry
 from contract.core.stagedfile import StagedFile, write_atomic
-from contract.enrichment import formats
-from contract.enrichment.encoding import encode
 from contract.enrichment.engines import DEFAULT_ENGINE_VERSION, rules_of
 from contract.enrichment.format import Format, Reader
-from contract.enrichment.parts import PartStore, parts_dir, run_state
-from contract.enrichment.pool import run_bounded
-from contract.enrichment.progress import Progress
-from contract.enrichment.rejects import default_path as rejects_default
-from contract.enrichment.rejects import rejects_text
+from contract.enrichment.formats import registry as formats
 from contract.enrichment.rows import EnrichmentError, InputError, OptionError
+from contract.enrichment.runs.encoding import encode
+from contract.enrichment.runs.parts import PartStore, parts_dir, run_state
+from contract.enrichment.runs.pool import run_bounded
+from contract.enrichment.runs.progress import Progress
+from contract.enrichment.runs.rejects import default_path as rejects_default
+from contract.enrichment.runs.rejects import rejects_text
 from contract.enrichment.targets import Source, Target, check_targets, naming
 from contract.features.rules import RuleSet
 

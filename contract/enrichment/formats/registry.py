@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from contract.enrichment import jsonl, parquet, training
 from contract.enrichment.format import Format
+from contract.enrichment.formats import jsonl, parquet, training
 from contract.enrichment.rows import OptionError
 
 _BY_NAME: dict[str, Format] = {module.NAME: module for module in (jsonl, parquet, training)}

@@ -1,10 +1,10 @@
 """``enrich-shards``: a directory (or one file) of raw training shards in, enriched shards of the same names out.
 
 The run is blind to the format: it asks the registry for ``training``
-(:mod:`contract.enrichment.formats`) and goes through the format interface
+(:mod:`contract.enrichment.formats.registry`) and goes through the format interface
 (:mod:`contract.enrichment.format`) only. Every shard is read in chunks (at most ``chunk_size`` rows and
-about ``chunk_bytes`` decoded bytes, as ``extract`` reads Parquet: :mod:`contract.enrichment.budget`), each
-chunk is decoded, checked and enriched by the shared chunk step (:func:`contract.enrichment.encoding.encode`)
+about ``chunk_bytes`` decoded bytes, as ``extract`` reads Parquet: :mod:`contract.enrichment.parquet.budget`), each
+chunk is decoded, checked and enriched by the shared chunk step (:func:`contract.enrichment.runs.encoding.encode`)
 in one of ``jobs`` worker processes (at most ``2 x jobs`` chunks in flight, whatever the number and size of
 the shards); a chunk that comes back with a reject refuses its shard. The main process writes
 the chunks of a shard in order, one row group each, into a hidden temporary sibling of its output
@@ -12,7 +12,7 @@ the chunks of a shard in order, one row group each, into a hidden temporary sibl
 grow with rows or shards, the bytes do not depend on ``jobs``, and nothing partial is ever visible
 under a final name.
 
-A shard that breaks a rule (see :mod:`contract.enrichment.training`) is not published: its temporary
+A shard that breaks a rule (see :mod:`contract.enrichment.formats.training`) is not published: its temporary
 file is removed, its message names the file (and the game and ply of the first bad row), and the other
 shards go on; the summary lists it and the command exits 1.
 
@@ -44,13 +44,13 @@ from typing import Any, TextIO
 from contract.core import registry
 from contract.core.oserrors import os_error_reason
 from contract.core.stagedfile import sync_path
-from contract.enrichment import formats
-from contract.enrichment.encoding import encode
 from contract.enrichment.engines import Engine, resolve
 from contract.enrichment.format import Encoded, Format, Writer
-from contract.enrichment.pool import run_bounded
-from contract.enrichment.progress import Progress
+from contract.enrichment.formats import registry as formats
 from contract.enrichment.rows import EnrichmentError, OptionError
+from contract.enrichment.runs.encoding import encode
+from contract.enrichment.runs.pool import run_bounded
+from contract.enrichment.runs.progress import Progress
 from contract.enrichment.table import require_pyarrow
 from contract.enrichment.targets import naming
 from contract.features.rules import RuleSet

@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from contract.core.stagedfile import write_atomic
-from contract.enrichment import budget, parquet, parquetfile
 from contract.enrichment.format import Reject
-from contract.enrichment.pipeline import DEFAULT_CHUNK_BYTES
-from contract.enrichment.rejects import default_path, rejects_text
+from contract.enrichment.formats import parquet
+from contract.enrichment.parquet import budget, parquetfile
 from contract.enrichment.rows import ERROR_FIELD, FEATURES_FIELD
+from contract.enrichment.runs.pipeline import DEFAULT_CHUNK_BYTES
+from contract.enrichment.runs.rejects import default_path, rejects_text
 from contract.enrichment.table import features_type, require_pyarrow, split_enriched
 
 if TYPE_CHECKING:
@@ -41,8 +42,8 @@ def write_shard(enriched: Any, source: str | Path, output: str | Path, schema_id
     """Write an enriched shard and its rejects file as the CLI would; return the number of rejects.
 
     Row groups are cut where the CLI cuts chunks: ``chunk_size`` rows, fewer for wide rows
-    (:func:`contract.enrichment.parquetfile.rows_per_chunk` over the source file's metadata) and the
-    decoded-byte budget (:mod:`contract.enrichment.budget`)."""
+    (:func:`contract.enrichment.parquet.parquetfile.rows_per_chunk` over the source file's metadata) and the
+    decoded-byte budget (:mod:`contract.enrichment.parquet.budget`)."""
     source_path, output_path = Path(source), Path(output)
     rows = parquetfile.rows_per_chunk(source_path, chunk_size, DEFAULT_CHUNK_BYTES)
     rejects = write_enriched(enriched, output_path, schema_id, parquet.input_schema(source_path),

@@ -17,7 +17,7 @@ each fixed-width value, and for a nested column (lists, maps, structs, at any de
 values it holds, each list element adding its 4-byte offset (:func:`cell_sizes`); a nested cell is
 capped at :data:`CELL_LIMIT` like a text cell. What Arrow holds while it decodes a batch (pages,
 dictionaries) is bounded before the batch is decoded, from the page headers
-(:mod:`contract.enrichment.batchplan`).
+(:mod:`contract.enrichment.parquet.batchplan`).
 """
 
 from __future__ import annotations

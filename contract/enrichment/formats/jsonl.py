@@ -34,7 +34,7 @@ from contract.core.oserrors import os_error_reason
 from contract.core.regularfile import open_regular
 from contract.core.stagedfile import StagedFile, write_atomic
 from contract.enrichment.format import Batch, Chunk, Companion, Encoded, Reject
-from contract.enrichment.metadata import metadata_text, sidecar_path
+from contract.enrichment.formats.metadata import metadata_text, sidecar_path
 from contract.enrichment.rows import EnrichmentError, OptionError, RowBatch
 from contract.enrichment.targets import naming
 from contract.features.rows import BadRow, format_vectors

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from contract.enrichment import formats
 from contract.enrichment.format import Batch, Encoded, Format
+from contract.enrichment.formats import registry as formats
 from contract.enrichment.rows import extract_batch
 from contract.features.rules import RuleSet
 

@@ -8,12 +8,12 @@ carries the enrichment metadata under ``dicechess.enrichment`` (the input's own 
 a stale ``pandas`` entry).
 
 The bytes are a function of the input rows, the schema id and the chunk size only: one row group per
-input chunk (rejected rows removed), fixed writer options (:mod:`~contract.enrichment.parquetfile`),
+input chunk (rejected rows removed), fixed writer options (:mod:`~contract.enrichment.parquet.parquetfile`),
 contiguous arrays. That is what lets the single-process run, ``--jobs N``, a resumed run and the Dask
-example (:func:`contract.enrichment.shards.write_shard`) agree byte for byte.
+example (:func:`contract.enrichment.runs.shards.write_shard`) agree byte for byte.
 
 A chunk holds at most ``chunk_size`` rows, fewer when rows are wide:
-:func:`~contract.enrichment.parquetfile.rows_per_chunk` derives one row count per file from the Parquet
+:func:`~contract.enrichment.parquet.parquetfile.rows_per_chunk` derives one row count per file from the Parquet
 metadata so that a chunk stays within the byte budget; the CLI, a resumed run and the Dask writer use the
 same count, so their row groups, and bytes, agree.
 
@@ -22,7 +22,7 @@ Refused for the whole file, before any output: a file that is not Parquet, an in
 ``features``/``error`` columns (``table.check_schema``), a column chunk whose recorded size shows a cell
 over the cell limit; a missing pyarrow (with the command that installs it). Refused per row: what
 ``extract_rows`` refuses, an ``id``, ``fen`` or ``side`` cell whose bytes are not UTF-8
-(:mod:`~contract.enrichment.texts`), and (for rows without columns of their own) an id with no UTF-8 form.
+(:mod:`~contract.enrichment.parquet.texts`), and (for rows without columns of their own) an id with no UTF-8 form.
 """
 
 from __future__ import annotations
@@ -33,9 +33,10 @@ from typing import IO, TYPE_CHECKING
 import numpy as np
 
 from contract.core import registry
-from contract.enrichment import parquetfile, texts
 from contract.enrichment.format import Batch, Chunk, Companion, Encoded, Reject
-from contract.enrichment.metadata import METADATA_KEY, metadata_text
+from contract.enrichment.formats.metadata import METADATA_KEY, metadata_text
+from contract.enrichment.parquet import parquetfile, texts
+from contract.enrichment.parquet.views import plain_schema
 from contract.enrichment.rows import (
     FEATURES_FIELD,
     FEN_FIELD,
@@ -46,7 +47,6 @@ from contract.enrichment.rows import (
     cell_row,
 )
 from contract.enrichment.table import check_schema, features_type, require_pyarrow
-from contract.enrichment.views import plain_schema
 from contract.features.rows import BadRow
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The streaming run: ``--fen``, or rows from stdin or a file, to stdout or to one output file.
 
-Served by the same chunk step as the file run (:func:`contract.enrichment.encoding.encode`), so a row
+Served by the same chunk step as the file run (:func:`contract.enrichment.runs.encoding.encode`), so a row
 gets the same vector or the same refusal whichever way ``extract`` is asked. What differs is where
 things go: output rows to stdout as soon as their chunk is done (or into ``--output``, written under a
 temporary name and renamed when complete), and each refused row as one line on the error stream,
@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import IO, Any, TextIO
 
 from contract.core.consoletext import console_text
-from contract.enrichment import formats
-from contract.enrichment.encoding import encode, enrich_batch
 from contract.enrichment.engines import rules_of
 from contract.enrichment.format import Batch, Encoded, Format, Reader, Writer
-from contract.enrichment.pipeline import DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_SIZE
+from contract.enrichment.formats import registry as formats
 from contract.enrichment.rows import EnrichmentError
+from contract.enrichment.runs.encoding import encode, enrich_batch
+from contract.enrichment.runs.pipeline import DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_SIZE
 from contract.enrichment.targets import Source, Target, check_targets, naming
 from contract.features.dfen import quote
 from contract.features.extractors import schema

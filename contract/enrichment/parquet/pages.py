@@ -4,7 +4,7 @@ Arrow reads a column chunk page by page: for each page it reads the page header 
 compact protocol), then decompresses the whole page into a buffer of the size the header states, and
 decodes values from it. The Parquet footer only records totals per column chunk, which a writer (or an
 attacker) sets freely and which dictionary, delta and run-length encodings make unrelated to the decoded
-size. So :mod:`contract.enrichment.budget` plans every read from the page headers themselves, read
+size. So :mod:`contract.enrichment.parquet.budget` plans every read from the page headers themselves, read
 here the way Arrow reads them (:func:`column_pages`): from the chunk's first page, header after header,
 until the data pages hold the number of values the footer records for the chunk.
 

@@ -4,7 +4,7 @@ Arrow decodes a Parquet file a batch of rows at a time, and for each column it h
 page it is decoding (read and decompressed whole), the column chunk's dictionary, and the values of the
 batch's rows. The footer's sizes say nothing reliable about any of these (dictionary, delta and
 run-length encodings, and compression, make a few bytes of file decode to gigabytes), so before a row
-group is read its page headers are (:mod:`contract.enrichment.pages`) and every column's cost is bounded
+group is read its page headers are (:mod:`contract.enrichment.parquet.pages`) and every column's cost is bounded
 from them:
 
 * **held at once, whatever the batch** (:attr:`ColumnCost.fixed`): the largest page (as read plus
@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from contract.core.errors import ContractError
-from contract.enrichment import budget, pages
+from contract.enrichment.parquet import budget, pages
 
 READ_LIMIT: Final = pages.PAGE_LIMIT  # bytes Arrow may hold at once to decode a batch (pages, dictionaries, values)
 FOOTER_LIMIT: Final = 64 << 20  # bytes of a Parquet footer (read and parsed whole by Arrow)

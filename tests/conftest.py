@@ -1,7 +1,8 @@
 """Shared by every test directory: make ``generators`` (a checkout directory, not packaged) importable,
 and choose the Hypothesis profile.
 
-Also, only under mutation testing, clear cached loaders before each test (see the fixture).
+Also, only under mutation testing, clear cached loaders before each test (see the fixture) and give each
+test its own CPU limit (tests/mutation/cpulimit.py).
 
 Appended, not prepended: when the kit is installed, the installed ``contract`` stays the one under test.
 
@@ -37,6 +38,9 @@ if str(REPO) not in sys.path:
     sys.path.append(str(REPO))
 
 from testids import plain_id  # noqa: E402  (tests/ is on the path, as for budget)
+
+# a CPU limit per test, only under a mutant (tests/mutation/cpulimit.py): an endless loop stops in seconds
+from tests.mutation.cpulimit import pytest_runtest_protocol  # noqa: E402,F401
 
 
 def pytest_make_parametrize_id(config: pytest.Config, val: object, argname: str) -> str | None:

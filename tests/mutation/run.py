@@ -193,6 +193,13 @@ def _record_coverage(group: Group, scratch: Path) -> None:
     save_coverage(scratch, coverage_map(group, scratch, cases=True))
 
 
+def _record_settled(scratch: Path) -> None:
+    """The listings of equivalent.toml where the selection script reads them: those mutants are not run."""
+    from tests.mutation.selection import SETTLED_FILE
+
+    (scratch / SETTLED_FILE).write_text(json.dumps(sorted(load_equivalent())), encoding="utf-8")
+
+
 def _not_killed(verdicts: dict[str, str], equivalent: dict[str, str]) -> list[str]:
     return sorted(m for m, v in verdicts.items() if v not in KILLED and listed_kind(m, equivalent) is None)
 
@@ -238,6 +245,7 @@ def run_group(group: Group, workdir: Path, keep: bool, max_children: int, *, pro
         by_coverage = group.select_by_coverage
         if by_coverage:
             _record_coverage(group, scratch)
+            _record_settled(scratch)
         if rerun is None:
             code = _mutmut(scratch, max_children, profile, only, by_coverage)
         else:

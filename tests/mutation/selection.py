@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import fnmatch
 import json
 import statistics
 import sys
@@ -34,6 +35,18 @@ from pathlib import Path
 from typing import Any, Final
 
 COVERAGE_FILE: Final = "coverage-selection.json"  # in the scratch copy, beside mutants/
+SETTLED_FILE: Final = "settled-equivalent.json"  # names and patterns of equivalent.toml, written by run.py
+
+
+def settled(name: str, listed: list[str]) -> bool:
+    """Whether mutant ``name`` is listed (by name or fnmatch pattern) as equivalent or import-time: it is not
+    run (mutmut records "no tests"; the score leaves it out by its listing)."""
+    return any(name == entry or fnmatch.fnmatchcase(name, entry) for entry in listed)
+
+
+def load_settled(scratch: Path) -> list[str]:
+    path = scratch / SETTLED_FILE
+    return [str(entry) for entry in json.loads(path.read_text(encoding="utf-8"))] if path.exists() else []
 
 
 def changed_offsets(original: list[str], mutant: list[str]) -> set[int]:
@@ -185,6 +198,7 @@ def _patched_lookup(original: Callable[[str], str], scratch: Path) -> Callable[[
     is made again whenever mutmut's map of function -> tests has grown (its stats pass adds new tests)."""
     chosen: dict[str, set[str]] = {}
     made_for: int | None = None
+    listed = load_settled(scratch)
 
     def lookup(name: str) -> str:
         nonlocal chosen, made_for
@@ -202,6 +216,9 @@ def _patched_lookup(original: Callable[[str], str], scratch: Path) -> Callable[[
         size = sum(len(v) for v in functions.values())
         if size == 0:
             return mangled  # before the stats pass: mutmut's choice
+        if settled(name, listed):
+            tests[name] = []  # type: ignore[assignment]  # a listed equivalent: settled, not run
+            return name
         if size != made_for:
             chosen = choose_tests(scratch, load_coverage(scratch), functions, _mutant_names(scratch))
             made_for = size

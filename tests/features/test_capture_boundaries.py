@@ -62,6 +62,13 @@ BOARDS = [
     # ordered rolls); the rook going round (R R R) is the only other way (the knight is four jumps from a8,
     # the king four steps): 7
     pytest.param("q6k/8/8/8/K7/8/N7/R7 w - -", BLACK, QUEEN, 7, id="discovery-two-blockers"),
+    # every piece type attacks the queen e5 at once (king d5, pawn d4, knight f3, bishop h8, rook e1, queen
+    # h5): every roll holds a face that captures directly, 216 of 216 (the search may stop at its first level)
+    pytest.param("k6B/8/8/3Kq2Q/3P4/5N2/8/4R3 w - -", BLACK, QUEEN, 216, id="every-roll-direct"),
+    # the same without the rook: only R R R moves nothing, 216 - 1; with the rook on a1 instead, R R R wins
+    # too (a1-e1, e1xe5), 216 again, though not every roll directly
+    pytest.param("k6B/8/8/3Kq2Q/3P4/5N2/8/8 w - -", BLACK, QUEEN, 215, id="every-roll-but-rrr"),
+    pytest.param("k6B/8/8/3Kq2Q/3P4/5N2/8/R7 w - -", BLACK, QUEEN, 216, id="every-roll-rook-two-moves"),
 ]
 
 

@@ -9,10 +9,11 @@ written out; the configuration is the recorded adapter's own (golden/recorded/pa
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
-from pairjudge_support import BUNDLES
+from pairjudge_support import BUNDLES, verify_recipe
 
 from contract.pairjudge import adapter
 from contract.pairjudge.safetensors import read_header
@@ -88,3 +89,26 @@ def test_untrained_problem_names_each_refusal_in_its_order() -> None:
     assert adapter.untrained_problem(BASE_CONFIG, BASE, renamed) == no_lora
     # a missing head is no missing base tensor: the reference adds the judge's head itself
     assert adapter.untrained_problem(BASE_CONFIG, {**BASE, "score.weight": (3, 16)}, LORA) is None
+
+
+@pytest.mark.parametrize("count", [1, 2, 4])
+def test_an_embedded_base_is_loaded_with_three_labels_whatever_its_config_names(tmp_path: Path, count: int) -> None:
+    # spec §6: "The base is loaded with 3 labels" -- the base's own id2label (here 1, 2 or 4 classes) does not
+    # size the judge's head, in any of the three questions
+    labels = {str(i): f"LABEL_{i}" for i in range(count)}
+    config = {**BASE_CONFIG, "id2label": labels, "label2id": {v: int(k) for k, v in labels.items()}}
+    assert adapter.base_problem(config, BASE) is None
+    assert adapter.untrained_problem(config, BASE, LORA) is None
+    assert adapter.lora_problem(ADAPTER_CONFIG, config, LORA) is None
+    ops = [{"op": "set", "file": "base/config.json", "path": "/id2label", "value": labels},
+           {"op": "set", "file": "base/config.json", "path": "/label2id", "value": config["label2id"]}]
+    verdict = verify_recipe(tmp_path, ops, name="lora-run/adapter", layer="full")
+    assert (verdict.ok, verdict.code) == (True, None)
+
+
+def test_lora_problem_sizes_the_head_by_the_judges_three_labels_not_the_bases_id2label() -> None:
+    # the base's own id2label is base_problem's question (BROKEN above); lora_problem builds the PEFT model
+    # with the judge's three labels in its place, so even an unreadable one does not enter it
+    config = {**BASE_CONFIG, "id2label": {"a": "x"}}
+    assert adapter.lora_problem(ADAPTER_CONFIG, config, LORA) is None
+    assert adapter.untrained_problem(config, BASE, LORA) is None

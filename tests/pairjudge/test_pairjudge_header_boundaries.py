@@ -150,3 +150,18 @@ def test_read_header_at_the_length_limit_reads_no_header_past_the_file(tmp_path:
     assert read_header(path) == _past_end(LIMIT, 10)
     path.write_bytes(struct.pack("<Q", LIMIT + 1) + b"{}")
     assert read_header(path) == HeaderRefusal(f"the header length {LIMIT + 1} exceeds the {LIMIT}-byte limit")
+
+
+@pytest.mark.parametrize(("field", "value", "expected"), [
+    ("shape", [2**64 - 1], "tensor 'w' shape [18446744073709551615] x U8 does not make a whole number of bytes "
+     "that fits in 64 bits"),  # a usize, but its bits are not
+    ("shape", [2**64], "tensor 'w' has shape [18446744073709551616], not a list of non-negative integers"),
+    ("data_offsets", [0, 2**64 - 1], "tensor 'w' covers 18446744073709551615 bytes but shape [1] x U8 needs 1"),
+    ("data_offsets", [0, 2**64], "tensor 'w' has data_offsets [0, 18446744073709551616], not two non-negative "
+     "integers"),
+], ids=["shape-max-usize", "shape-2-64", "offset-max-usize", "offset-2-64"])
+def test_shapes_and_offsets_are_64_bit_unsigned_counts(field: str, value: list[int], expected: str) -> None:
+    # spec §9: shape and data_offsets are non-negative integers read as the reader's usize (64 bits)
+    entry = {"dtype": "U8", "shape": [1], "data_offsets": [0, 1], field: value}
+    text = json.dumps({"w": entry}).encode()
+    assert parse_header(_file(text, 1)) == HeaderRefusal(expected)

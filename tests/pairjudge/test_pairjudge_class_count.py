@@ -45,3 +45,15 @@ def test_an_id2label_key_that_is_no_integer_is_refused_with_the_config(tmp_path:
     assert (verdict.code, verdict.message) == (
         "config.architecture",
         "the full bundle's config.json cannot be used: config.json id2label has the key 'a', which is not an integer")
+
+
+def test_a_legacy_bundle_has_nothing_for_the_manifest_layer(tmp_path: Path) -> None:
+    from pairjudge_support import BUNDLES, LABEL_ORDER
+
+    from contract.pairjudge import verify_bundle
+
+    verdict = verify_bundle(BUNDLES / "base", layer="manifest", allow_legacy=True, label_order=LABEL_ORDER,
+                            packer_config={})
+    assert (verdict.ok, verdict.code, verdict.stage, verdict.message) == (
+        False, "manifest.legacy", "manifest",
+        "legacy bundle (no pairjudge.json): the manifest layer has nothing to verify; use --layer full")

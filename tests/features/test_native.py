@@ -460,6 +460,7 @@ def test_an_accelerator_of_another_version_is_not_used_and_says_so_once(
     assert use(monkeypatch, None).name == "native" and capsys.readouterr().err == ""
 
 
+@pytest.mark.source  # reads native/'s manifests, which a mutation run's scratch copy does not hold
 def test_the_accelerator_is_versioned_as_the_kit() -> None:
     """Review L1: native/ is released with the kit, so its version is the kit's (a bump of one without the
     other would make every build of native/ refused)."""

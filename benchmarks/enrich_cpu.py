@@ -7,7 +7,8 @@ Issue 37, part 1. One raw kcp-13 training shard (schema v0, laid out as the trai
 ``--rows`` rows, and the same rows as JSONL (``{"id", "fen", "side"}``). Then, in the same run, each
 measurement a real command in a fresh process, CPU seconds as ``getrusage(RUSAGE_CHILDREN)`` counts them
 (user + system of the process and every worker it reaped, interpreter start-up and imports included),
-the median of ``--runs``, runs interleaved so that every command sees the same load:
+the median of ``--runs`` after one untimed warm-up run of each, runs interleaved so that every command sees
+the same load, children started without ``PYTHONDONTWRITEBYTECODE`` (as ``benchmarks/startup.py``):
 
 (a) ``native-extract``: the accelerator's own ``dicechess_native.extract_fens`` over the same FENs and sides
     (read from a text file, in calls of 4,096 rows as the kit makes them), in a fresh interpreter that
@@ -119,8 +120,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--skip-python", action="store_true", help="no pure-Python measurements (d, e python)")
     args = parser.parse_args(argv)
     py = sys.executable
-    native_env = {**os.environ, "DICECHESS_BACKEND": "native"}
-    python_env = {**os.environ, "DICECHESS_BACKEND": "python"}
+    # without PYTHONDONTWRITEBYTECODE (as benchmarks/startup.py): with it set, every start-up compiles the
+    # kit's modules again and the CPU figures measure the compiler, not the work
+    base_env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    native_env = {**base_env, "DICECHESS_BACKEND": "native"}
+    python_env = {**base_env, "DICECHESS_BACKEND": "python"}
     load_before = os.getloadavg()
     print(f"schema {SCHEMA}, {args.rows:,} rows (pure Python {args.python_rows:,}), {os.cpu_count()} CPUs, "
           f"python {sys.version.split()[0]}, median of {args.runs}, load average {load_before[0]:.2f} "
@@ -152,13 +156,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                    "1", "--quiet", "--overwrite"], python_env),
             }
         print(f"{'run':>3} {'command':32} {'load':>5} {'wall s':>7} {'cpu s':>7}", flush=True)
-        for run in range(1, args.runs + 1):
+        # run 0 is an untimed warm-up (bytecode written, files in the page cache), as benchmarks/startup.py
+        for run in range(0, args.runs + 1):
             for label, (command, env) in commands.items():
                 for output in (work / "o1", work / "o2", work / "p1"):  # enrich-shards refuses a finished output
                     if output.exists():
                         subprocess.run(["rm", "-rf", str(output)], check=True)
                 load = os.getloadavg()[0]
                 wall, cpu = timed(command, env)
+                if run == 0:
+                    continue
                 results.setdefault(label, []).append((wall, cpu))
                 print(f"{run:>3} {label:32} {load:>5.2f} {wall:>7.2f} {cpu:>7.2f}", flush=True)
         cpu = {label: statistics.median(r[1] for r in runs) for label, runs in results.items()}

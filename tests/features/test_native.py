@@ -464,7 +464,7 @@ def test_an_accelerator_of_another_version_is_not_used_and_says_so_once(
 def test_the_accelerator_is_versioned_as_the_kit() -> None:
     """Review L1: native/ is released with the kit, so its version is the kit's (a bump of one without the
     other would make every build of native/ refused)."""
-    kit = re.search(r'(?m)^version = "([^"]+)"$', (REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    kit = re.search(r'(?m)^__version__ = "([^"]+)"$', (REPO / "contract" / "_version.py").read_text(encoding="utf-8"))
     for crate_file in ("native/Cargo.toml", "native/pyproject.toml"):
         crate = re.search(r'(?m)^version = "([^"]+)"$', (REPO / crate_file).read_text(encoding="utf-8"))
         assert kit is not None and crate is not None and crate.group(1) == kit.group(1), crate_file

@@ -1,0 +1,148 @@
+"""``check-data PACKAGE DATA...`` (issue 34 part 1): the kit's own enriched shards against the package that
+eats them hold; another schema, an excluded engine release, one changed value do not, named; bad input is
+one line; usage is exit 2. The recomputed bit patterns are compared with the engine's own recording."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from checkdata_data import EXAMPLE, check, enriched, live_positions, output_schema, pa, pq
+
+from contract.cli import main
+from contract.core.checktable import table_family
+from contract.datacheck import DataVerdict, check_data
+from contract.datacheck.run import chooser
+
+jsonschema = pytest.importorskip("jsonschema")
+
+
+def validate(document: object) -> None:
+    jsonschema.Draft202012Validator(output_schema()).validate(document)
+
+
+def test_the_kits_enriched_shards_hold_against_a_package_of_their_schema_and_range(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = enriched(tmp_path)
+    code, _, err = check(capsys, EXAMPLE, out, "--recompute", "all")
+    assert code == 0, err
+    assert f"{out / 'part-0.parquet'}: ok (training, kcp-13, engine 0.12.0; 60 of 60 rows recomputed" in err
+    code, text, _ = check(capsys, EXAMPLE, out, "--json")
+    document = json.loads(text)
+    validate(document)
+    assert code == 0 and document["ok"] is True
+    assert [f["recomputed"] for f in document["files"]] == [60, 60]
+
+
+def test_shards_of_another_schema_are_refused_naming_the_file_and_both_schemas(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = enriched(tmp_path, "kcp-mobility-27-v1", count=20, shards=1)
+    code, _, err = check(capsys, EXAMPLE, out)
+    assert code == 1
+    assert (f"check-data: {out / 'part-0.parquet'}: feature schema 'kcp-mobility-27-v1' is not the package's"
+            " featureSchema 'kcp-13'") in err
+
+
+def test_a_package_whose_range_excludes_the_shards_release_is_refused_naming_both(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = enriched(tmp_path, count=20, shards=1)
+    package = tmp_path / "later"
+    assert main(["package", "build", "--model", str(EXAMPLE / "model.onnx"), "--schema", "kcp-13",
+                 "--role", "position-value", "--engine-compatibility", ">=0.13.0 <1.0.0", "--model-id", "later",
+                 "--out", str(package)]) == 0
+    code, text, _err = check(capsys, package, out, "--json")
+    assert code == 1
+    finding = json.loads(text)["files"][0]["findings"][0]
+    assert finding["code"] == "data.engine.excluded" and finding["field"] == "/engineCompatibility"
+    assert "engine release '0.12.0' is not admitted by the package's engineCompatibility '>=0.13.0 <1.0.0'" \
+        in finding["message"]
+    validate(json.loads(text))
+
+
+def test_a_serving_release_other_than_the_shards_is_named(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    out = enriched(tmp_path, count=10, shards=1)
+    package = tmp_path / "wide"
+    assert main(["package", "build", "--model", str(EXAMPLE / "model.onnx"), "--schema", "kcp-13",
+                 "--role", "position-value", "--engine-compatibility", ">=0.9.0 <1.0.0", "--model-id", "wide",
+                 "--out", str(package)]) == 0
+    code, _, err = check(capsys, package, out, "--engine-version", "0.9.3")
+    assert code == 1
+    assert "engine release '0.12.0' is not the serving release --engine-version 0.9.3" in err
+    assert check(capsys, package, out, "--engine-version", "0.12.0")[0] == 0
+
+
+def _change_one_value(source: Path, target: Path, row: int, column: str) -> tuple[str, str]:
+    """Rewrite ``source`` with pyarrow, the value of ``row`` (0-based) in ``column`` moved one float32 step;
+    the stored and the original bit patterns, as text."""
+    table = pq.read_table(source)
+    values = table.column(column).to_numpy().copy()
+    original = values[row]
+    values[row] = np.nextafter(original, np.float32(np.inf), dtype=np.float32)
+    index = table.schema.get_field_index(column)
+    table = table.set_column(index, table.schema.field(index), pa.array(values, pa.float32()))
+    pq.write_table(table, target)
+    return f"0x{int(values[row].view(np.uint32)):08x}", f"0x{int(original.view(np.uint32)):08x}"
+
+
+def test_one_changed_value_is_named_by_file_row_column_and_both_bit_patterns(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = enriched(tmp_path, count=40, shards=1)
+    changed = tmp_path / "changed"
+    changed.mkdir()
+    shard = changed / "part-0.parquet"
+    stored, _ = _change_one_value(out / "part-0.parquet", shard, 22, "mobility_diff")
+    # what the kit must recompute: the engine's own recorded answer for that position (row 22 of the shard)
+    position = live_positions(40)[22]
+    column = 7  # mobility_diff, the 8th kcp-13 column
+    engine = f"0x{position.bits['kcp-13'][column]:08x}"
+    assert engine != stored
+    code, text, err = check(capsys, EXAMPLE, changed, "--recompute", "all")
+    assert code == 1
+    assert (f"check-data: {shard}: row 23 (game 's0g2' ply 4) column mobility_diff: stored {stored} (") in err
+    assert f"recomputed {engine} (" in err
+    code, text, _ = check(capsys, EXAMPLE, changed, "--recompute", "all", "--json")
+    document = json.loads(text)
+    validate(document)
+    (finding,) = document["files"][0]["findings"]
+    assert (finding["row"], finding["rowId"], finding["column"], finding["stored"], finding["recomputed"]) == \
+        (23, "game 's0g2' ply 4", "mobility_diff", stored, engine)
+    assert finding["code"] == "data.value.differs"
+
+
+def test_the_function_returns_what_the_command_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = enriched(tmp_path, count=30, shards=1)
+    changed = tmp_path / "changed.parquet"
+    _change_one_value(out / "part-0.parquet", changed, 3, "p_diff")
+    verdict = check_data(EXAMPLE, [out, changed], recompute=None)
+    assert isinstance(verdict, DataVerdict) and not verdict.ok
+    assert [item.ok for item in verdict.files] == [True, False]
+    _, text, _ = check(capsys, EXAMPLE, out, changed, "--recompute", "all", "--json")
+    assert json.loads(text) == {"outputVersion": 1, **verdict.as_json()}
+
+
+@pytest.mark.parametrize(("total", "wanted", "chosen"), [
+    (10, 3, [0, 3, 6]), (10, 10, list(range(10))), (4, 1000, [0, 1, 2, 3]), (7, 2, [0, 3]), (5, 0, []),
+])
+def test_the_rows_recomputed_are_spread_evenly_and_do_not_depend_on_the_chunks(total: int, wanted: int,
+                                                                             chosen: list[int]) -> None:
+    choose = chooser(total, wanted)
+    assert choose(0, total) == chosen
+    for cut in range(total + 1):
+        assert choose(0, cut) + choose(cut, total) == chosen
+
+
+def test_every_code_check_data_names_is_a_check_of_the_data_family_and_every_check_is_named() -> None:
+    import re
+
+    from contract.core.resources import schema_dir
+
+    root = Path(__file__).resolve().parents[2]
+    source = "".join(path.read_text("utf-8") for path in [*(root / "contract" / "datacheck").glob("*.py"),
+                                                           root / "contract" / "cli" / "check_data.py"])
+    named = set(re.findall(r"""(?:finding|refusal|_usage)\(\s*"(data\.[A-Za-z.]+)\"""", source))
+    table = {entry.code for entry in table_family("data")}
+    assert named == table
+    assert "data" in json.loads((schema_dir() / "check-table.json").read_text("utf-8"))["families"]

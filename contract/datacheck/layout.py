@@ -76,6 +76,7 @@ class Header:
     width: int | None
     has_fen: bool
     rows: int
+    stated: tuple[tuple[str, str | None], ...] = ()  # a shard's ruleset and perspective metadata, as read
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,8 @@ def _parquet_header(path: Path) -> Header:
         engine = _text(metadata, b"engine_version")
         return Header("training", _text(metadata, b"feature_schema"), "no feature_schema metadata", engine,
                       _recorded_rule_set(metadata), tuple(features),
-                      tuple(str(schema.field(name).type) for name in features), len(features), "fen" in names, rows)
+                      tuple(str(schema.field(name).type) for name in features), len(features), "fen" in names, rows,
+                      tuple((key, _text(metadata, key.encode())) for key in ("ruleset", "perspective")))
     stated = metadata.get(METADATA_KEY.encode())
     if stated is None:
         return Header("parquet", None, f"no feature_schema or {METADATA_KEY} metadata: not an enriched shard or an"

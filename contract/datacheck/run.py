@@ -41,6 +41,7 @@ from contract.features import rules
 from contract.model.compatibility import evaluate
 
 DEFAULT_RECOMPUTE = 1000
+SHARD_METADATA = {"ruleset": "standard-dicechess-v1", "perspective": "side-to-move"}  # what the training reader wants
 REJECTS = ".rejects.jsonl"  # extract's rejects file beside its output: not data (a directory listing skips it)
 
 
@@ -148,6 +149,10 @@ def _check(task: Task, path: Path, verdict: FileVerdict) -> None:
     if header.schema_id is None:
         verdict.add(finding("data.schema.missing", reason=header.schema_absent))
         return
+    for key, found in header.stated:
+        if found != SHARD_METADATA[key]:
+            verdict.add(finding("data.shard.metadata", key=key, found=found, expected=SHARD_METADATA[key]))
+            return
     if header.schema_id != task.schema_id:
         verdict.add(finding("data.schema.mismatch", found=header.schema_id, expected=task.schema_id))
         return

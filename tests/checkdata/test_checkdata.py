@@ -146,3 +146,45 @@ def test_every_code_check_data_names_is_a_check_of_the_data_family_and_every_che
     table = {entry.code for entry in table_family("data")}
     assert named == table
     assert "data" in json.loads((schema_dir() / "check-table.json").read_text("utf-8"))["families"]
+
+
+def test_a_shard_whose_ruleset_the_training_reader_refuses_is_refused(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # seen live: the training repository's read_enriched_shard refuses ruleset 'other' (docs/check-data.md)
+    shard = enriched(tmp_path, count=10, shards=1) / "part-0.parquet"
+    table = pq.read_table(shard)
+    bad = tmp_path / "ruleset.parquet"
+    pq.write_table(table.replace_schema_metadata({**table.schema.metadata, b"ruleset": b"other"}), bad)
+    code, _, err = check(capsys, EXAMPLE, bad)
+    assert code == 1
+    assert f"{bad}: its ruleset metadata is 'other', an enriched shard's is 'standard-dicechess-v1'" in err
+
+
+@pytest.mark.parametrize("variant", ["kit", "float64", "swapped", "other-schema", "ruleset", "dropped"])
+def test_check_data_accepts_what_the_training_readers_double_accepts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], variant: str) -> None:
+    # the cases run live against the training repository's read_enriched_shard (docs/check-data.md)
+    from training_reader import read_enriched
+
+    shard = enriched(tmp_path, count=12, shards=1) / "part-0.parquet"
+    table = pq.read_table(shard)
+    names, meta = table.schema.names, table.schema.metadata
+    changed = {
+        "kit": table,
+        "float64": table.set_column(6, pa.field("p_diff", pa.float64()), table.column("p_diff").cast(pa.float64())),
+        "swapped": table.select([*names[:6], names[7], names[6], *names[8:]]),
+        "other-schema": table.replace_schema_metadata({**meta, b"feature_schema": b"kcp-mobility-27-v1"}),
+        "ruleset": table.replace_schema_metadata({**meta, b"ruleset": b"other"}),
+        "dropped": table.drop(["queen_capture_danger"]),
+    }[variant]
+    path = tmp_path / f"{variant}.parquet"
+    pq.write_table(changed, path)
+    from contract.core import registry
+    try:
+        read_enriched(path, "kcp-13", registry.get("kcp-13").columns, "0.12.0")
+        accepted = True
+    except ValueError:
+        accepted = False
+    code, _, _ = check(capsys, EXAMPLE, path, "--recompute", "all", "--engine-version", "0.12.0")
+    assert (code == 0) == accepted
+    assert accepted == (variant == "kit")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,14 +33,14 @@ from contract.core.cappedread import read_capped
 from contract.core.floattext import is_float32
 from contract.core.oserrors import os_error_reason
 from contract.datacheck.findings import Finding, finding
-from contract.enrichment import jsonl, parquetfile
+from contract.enrichment import jsonl, parquetfile, training
 from contract.enrichment.metadata import METADATA_KEY, sidecar_path
 from contract.enrichment.rows import EnrichmentError
 from contract.enrichment.table import require_pyarrow
 from contract.features.rows import BadRow
 from contract.model.package import open_regular
 
-BASE_COLUMNS = ("game_id", "ply", "fen", "dice", "side", "result")  # the training shards' six base columns
+BASE_COLUMNS = training.BASE_COLUMNS  # the training shards' six base columns
 FEATURES = "features"  # extract's column of vectors
 RECORDING_KEY = b"dicechess.engine-recording"  # enrich-shards --engine-recording: the rule set it vouched for
 CHUNK_ROWS = 2000
@@ -77,6 +77,7 @@ class Header:
     has_fen: bool
     rows: int
     stated: tuple[tuple[str, str | None], ...] = ()  # a shard's ruleset and perspective metadata, as read
+    base: tuple[str, str] | None = None  # a shard's base column that is missing or of another type: (name, problem)
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,8 @@ class Rows:
     sides: list[object]
     bits: np.ndarray  # [n, width] uint32: the stored float32 values' bit patterns
     unreadable: dict[int, str]  # position in ``indices`` -> why that row cannot be read
+    refused: list[tuple[int, str, str]] = field(default_factory=list)  # any row of the chunk the training
+    # reader refuses: (0-based index in the file, identity, why)
 
 
 Chooser = Callable[[int, int], list[int]]  # (start, stop) -> the chosen 0-based indices in [start, stop)
@@ -116,13 +119,13 @@ def _parquet_header(path: Path) -> Header:
     metadata = dict(schema.metadata or {})
     names = list(schema.names)
     if b"feature_schema" in metadata or _text(metadata, b"dicechess_training_schema") == "v0-enriched":
-        features = names[len(BASE_COLUMNS):] if names[:len(BASE_COLUMNS)] == list(BASE_COLUMNS) else \
-            [name for name in names if name not in BASE_COLUMNS]
+        features = names[len(BASE_COLUMNS):]  # as the training reader reads them: whatever follows six columns
         engine = _text(metadata, b"engine_version")
         return Header("training", _text(metadata, b"feature_schema"), "no feature_schema metadata", engine,
                       _recorded_rule_set(metadata), tuple(features),
                       tuple(str(schema.field(name).type) for name in features), len(features), "fen" in names, rows,
-                      tuple((key, _text(metadata, key.encode())) for key in ("ruleset", "perspective")))
+                      tuple((key, _text(metadata, key.encode())) for key in ("ruleset", "perspective")),
+                      _base_problem(schema))
     stated = metadata.get(METADATA_KEY.encode())
     if stated is None:
         return Header("parquet", None, f"no feature_schema or {METADATA_KEY} metadata: not an enriched shard or an"
@@ -140,6 +143,17 @@ def _parquet_header(path: Path) -> Header:
     return Header("parquet", _schema_text(doc), f"its {METADATA_KEY} metadata names none", None, None,
                   named, (value_type,) * count if width is not None else (str(kind),) * max(count, 1),
                   width, "fen" in names, rows)
+
+
+def _base_problem(schema: Any) -> tuple[str, str] | None:
+    """A shard's first base column (``game_id`` ... ``result``, by name) that is missing or of another type."""
+    for base in training.base_schema():
+        index = schema.get_field_index(base.name)
+        if index < 0:
+            return base.name, "is missing" if base.name not in schema.names else "appears more than once"
+        if schema.field(index).type != base.type:
+            return base.name, f"has type {schema.field(index).type}, expected {base.type}"
+    return None
 
 
 def _schema_text(doc: dict[str, Any]) -> str | None:
@@ -230,18 +244,60 @@ def label(kind: str, row: dict[str, Any]) -> str:
 
 
 def parquet_rows(path: Path, header: Header, choose: Chooser, width: int) -> Iterator[Rows]:
-    """The chosen rows of a Parquet file, chunk by chunk (the enrichment reader's bounded chunks)."""
+    """The chosen rows of a Parquet file, chunk by chunk (the enrichment reader's bounded chunks); for an
+    enriched shard, every row of every chunk is also held to the training reader's row rules."""
     pa = require_pyarrow()
     start = 0
     try:
         for table in parquetfile.iter_table_chunks(path, CHUNK_ROWS, CHUNK_BYTES):
             stop = start + table.num_rows
             chosen = choose(start, stop)
+            refused = shard_rows(pa, header, table, start) if header.kind == "training" else []
             if chosen:
-                yield _parquet_chunk(pa, header, table.take([index - start for index in chosen]), chosen, width)
+                rows = _parquet_chunk(pa, header, table.take([index - start for index in chosen]), chosen, width)
+                yield Rows(rows.indices, rows.ids, rows.fens, rows.sides, rows.bits, rows.unreadable, refused)
+            elif refused:
+                yield Rows([], [], [], [], np.zeros((0, width), dtype=np.uint32), {}, refused)
             start = stop
     except EnrichmentError as exc:
         raise _unreadable(_without_path(str(exc).removesuffix("; nothing was written"), path)) from None
+
+
+def shard_rows(pa: Any, header: Header, table: Any, start: int) -> list[tuple[int, str, str]]:
+    """Every row of an enriched shard's chunk that the training reader refuses: a null, an empty FEN, a
+    negative ply, a side other than ``w``/``b``, a result outside {0, 0.5, 1}, dice that are not three
+    letters of ``PNBRQK`` (any case), a feature value that is null or not finite. Vectorised over the
+    chunk; the rules' values are the training format's (:mod:`contract.enrichment.training`)."""
+    import pyarrow.compute as pc
+
+    if header.base is not None:
+        return []  # the file is refused as a whole
+    tests: list[tuple[str, Any]] = [(f"{name} is null", column.is_null()) for name, column in
+                                    ((name, table.column(name)) for name in BASE_COLUMNS)]
+    fen, side, result, dice = (table.column(name) for name in ("fen", "side", "result", "dice"))
+    letters = f"^[{training.DICE}]{{{training.DICE_COUNT}}}$"
+    tests += [
+        ("fen is empty", pc.equal(pc.utf8_trim_whitespace(fen), "")),
+        ("ply is negative", pc.less(table.column("ply"), 0)),
+        (f"side is not one of {training.SIDES}", pc.invert(pc.is_in(side, value_set=pa.array(training.SIDES)))),
+        (f"result is not one of {training.RESULTS}",
+         pc.invert(pc.is_in(result, value_set=pa.array(training.RESULTS, pa.float32())))),
+        (f"dice are not {training.DICE_COUNT} letters from {training.DICE!r}",
+         pc.invert(pc.match_substring_regex(pc.utf8_upper(dice), letters))),
+    ]
+    for name in header.columns or ():
+        if pa.types.is_floating(table.schema.field(name).type):
+            values = table.column(name)
+            broken = pc.or_kleene(values.is_null(), pc.invert(pc.is_finite(values)))
+            tests.append((f"{name} is null or not finite", broken))
+    bad: dict[int, str] = {}
+    for reason, mask in tests:
+        flags = np.asarray(mask.to_numpy(zero_copy_only=False) if hasattr(mask, "to_numpy") else mask)
+        for position in np.flatnonzero(flags == True):  # noqa: E712 (a null mask cell is no violation)
+            bad.setdefault(int(position), reason)
+    games, plies = table.column("game_id"), table.column("ply")
+    return [(start + position, label("training", {"game_id": games[position].as_py(), "ply": plies[position].as_py()}),
+             reason) for position, reason in sorted(bad.items())]
 
 
 def _parquet_chunk(pa: Any, header: Header, table: Any, chosen: list[int], width: int) -> Rows:

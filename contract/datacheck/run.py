@@ -149,6 +149,9 @@ def _check(task: Task, path: Path, verdict: FileVerdict) -> None:
     if header.schema_id is None:
         verdict.add(finding("data.schema.missing", reason=header.schema_absent))
         return
+    if header.base is not None:
+        verdict.add(finding("data.shard.baseColumn", column=header.base[0], problem=header.base[1]))
+        return
     for key, found in header.stated:
         if found != SHARD_METADATA[key]:
             verdict.add(finding("data.shard.metadata", key=key, found=found, expected=SHARD_METADATA[key]))
@@ -172,20 +175,25 @@ def _check(task: Task, path: Path, verdict: FileVerdict) -> None:
     schema = registry.get(task.schema_id)
     if not _columns_hold(header, schema, verdict):
         return
-    if task.recompute == 0 or header.rows == 0:
+    if header.rows == 0 or (task.recompute == 0 and header.kind != "training"):
         return
-    try:
-        rule_set = _rules(header, release)
-    except rules.UnknownEngineError as exc:
-        verdict.add(finding("data.engine.noRules", release=release, reason=str(exc)))
-        return
-    if not header.has_fen:
-        verdict.add(finding("data.fen.missing", column="fen"))
-        return
+    rule_set: rules.RuleSet | None = None
+    if task.recompute != 0:
+        try:
+            rule_set = _rules(header, release)
+        except rules.UnknownEngineError as exc:
+            verdict.add(finding("data.engine.noRules", release=release, reason=str(exc)))
+            return
+        if not header.has_fen:
+            verdict.add(finding("data.fen.missing", column="fen"))
+            return
     choose = chooser(header.rows, task.recompute)
     read = layout.parquet_rows if header.kind in ("training", "parquet") else layout.jsonl_rows
     for rows in read(path, header, choose, schema.width):
-        _compare(task.schema_id, release, rule_set, schema.columns, rows, verdict=verdict)
+        for index, row_id, reason in rows.refused:
+            _add_row(verdict, finding("data.row.refused", row=f"{index + 1} ({row_id})", reason=reason), index, row_id)
+        if rule_set is not None and rows.indices:
+            _compare(task.schema_id, release, rule_set, schema.columns, rows, verdict=verdict)
 
 
 def _columns_hold(header: layout.Header, schema: registry.FeatureSchema, verdict: FileVerdict) -> bool:

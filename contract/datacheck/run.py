@@ -96,8 +96,10 @@ def data_files(paths: Sequence[Path]) -> list[Path]:
     for path in paths:
         if path.is_dir():
             inside = sorted(entry for entry in path.iterdir() if not entry.name.startswith(".")
-                            and not entry.name.endswith(REJECTS) and layout.kind_of(entry) is not None
-                            and entry.is_file())
+                            and not entry.name.endswith(REJECTS) and layout.kind_of(entry) is not None)
+            for entry in inside:  # a directory of part files named like a shard (Spark): named, not skipped
+                if not entry.is_file():
+                    raise UsageProblem(refusal("data.path.notFile").prefixed(str(entry)))
             if not inside:
                 raise UsageProblem(refusal("data.path.empty").prefixed(str(path)))
             found.extend(inside)

@@ -107,10 +107,12 @@ def test_a_fen_that_does_not_parse_in_a_shard_is_named_by_game_and_ply(
     ["{example}", "{tmp}", "--recompute", "some"],
     ["{example}", "{tmp}", "--jobs", "0"],
     ["{example}", "{tmp}", "--engine-version", "9.9.9"],
+    ["{example}", "{tmp}/spark"],
 ])
 def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str]) -> None:
     (tmp_path / "empty").mkdir()
     (tmp_path / "x.parquet").write_bytes(b"")
+    (tmp_path / "spark" / "part.parquet").mkdir(parents=True)  # a directory named like a shard
     code, _, err = check(capsys, *(a.format(example=EXAMPLE, tmp=tmp_path) for a in arguments))
     assert code == 2
     assert "Traceback" not in err and err.strip()
@@ -132,3 +134,12 @@ def test_two_jobs_give_the_verdict_of_one(tmp_path: Path, capsys: pytest.Capture
     one = json.loads(check(capsys, EXAMPLE, out, "--json")[1])
     two = json.loads(check(capsys, EXAMPLE, out, "--json", "--jobs", "2")[1])
     assert one == two and one["ok"] is True
+
+
+def test_an_entry_named_like_a_shard_that_is_no_file_is_named_not_skipped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = enriched(tmp_path, count=5, shards=1)
+    (out / "part-9.parquet").mkdir()  # Spark writes a directory of part files under a shard's name
+    code, _, err = check(capsys, EXAMPLE, out)
+    assert code == 2
+    assert f"check-data: {out / 'part-9.parquet'}: not a regular file (DATA names data files" in err

@@ -52,7 +52,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              " directory of them (its data files by name; hidden files skipped)")
     parser.add_argument("--recompute", type=_recompute, default=DEFAULT_RECOMPUTE, metavar="N|all",
                         help=f"rows recomputed per file, spread evenly over it (default {DEFAULT_RECOMPUTE});"
-                             " 'all' for every row, 0 to check the schema, release and columns only")
+                             " 'all' for every row, 0 to check the schema, release and columns only (an enriched"
+                             " shard's rows are still all held to the training reader's row rules)")
     parser.add_argument("--engine-version", default=None, metavar="V",
                         help="the engine release that will serve the package: each file's release must equal it"
                              " (a file that names none, an extract output, is recomputed under V)")

@@ -33,7 +33,7 @@ from contract.core.cappedread import read_capped
 from contract.core.floattext import is_float32
 from contract.core.oserrors import os_error_reason
 from contract.datacheck.findings import Finding, finding
-from contract.enrichment import jsonl, parquetfile, training
+from contract.enrichment import jsonl, parquetfile, texts, training
 from contract.enrichment.metadata import METADATA_KEY, sidecar_path
 from contract.enrichment.rows import EnrichmentError
 from contract.enrichment.table import require_pyarrow
@@ -272,6 +272,8 @@ def shard_rows(pa: Any, header: Header, table: Any, start: int) -> list[tuple[in
 
     if header.base is not None:
         return []  # the file is refused as a whole
+    games, plies = _cells(table, "game_id"), table.column("ply").to_pylist()
+    bad, table = _utf8_rows(pa, table)
     tests: list[tuple[str, Any]] = [(f"{name} is null", column.is_null()) for name, column in
                                     ((name, table.column(name)) for name in BASE_COLUMNS)]
     fen, side, result, dice = (table.column(name) for name in ("fen", "side", "result", "dice"))
@@ -290,34 +292,67 @@ def shard_rows(pa: Any, header: Header, table: Any, start: int) -> list[tuple[in
             values = table.column(name)
             broken = pc.or_kleene(values.is_null(), pc.invert(pc.is_finite(values)))
             tests.append((f"{name} is null or not finite", broken))
-    bad: dict[int, str] = {}
     for reason, mask in tests:
         flags = np.asarray(mask.to_numpy(zero_copy_only=False) if hasattr(mask, "to_numpy") else mask)
         for position in np.flatnonzero(flags == True):  # noqa: E712 (a null mask cell is no violation)
             bad.setdefault(int(position), reason)
-    games, plies = table.column("game_id"), table.column("ply")
-    return [(start + position, label("training", {"game_id": games[position].as_py(), "ply": plies[position].as_py()}),
-             reason) for position, reason in sorted(bad.items())]
+    return [(start + position, label("training", {"game_id": games[position], "ply": plies[position]}), reason)
+            for position, reason in sorted(bad.items())]
+
+
+def _utf8_rows(pa: Any, table: Any) -> tuple[dict[int, str], Any]:
+    """The rows of a shard's chunk with a text cell that is not UTF-8 (Parquet does not check; the training
+    reader cannot read such a shard), and the chunk with those cells made null for the other rules."""
+    import pyarrow.compute as pc
+
+    bad: dict[int, str] = {}
+    for name in ("fen", "dice", "side"):  # seen live: the reader reads these cells, and reads game_id unchecked
+        column = table.column(name)
+        try:
+            column.validate(full=True)
+            continue
+        except pa.ArrowInvalid:
+            values = texts.cells(column)
+        broken = [isinstance(value, texts.NotUtf8) for value in values]
+        for position, value in enumerate(values):
+            if isinstance(value, texts.NotUtf8):
+                bad.setdefault(position, value.problem(name))
+        raw = pc.if_else(pa.array(broken), pa.scalar(None, pa.binary()), column.cast(pa.binary()))
+        index = table.schema.get_field_index(name)
+        table = table.set_column(index, table.schema.field(index), raw.cast(pa.string()))
+    return bad, table
+
+
+def _cells(table: Any, name: str) -> list[Any]:
+    """A text column's values, a cell that is not UTF-8 shown with ``\\xNN`` for its bad bytes."""
+    return [value.text if isinstance(value, texts.NotUtf8) else value for value in texts.cells(table.column(name))]
 
 
 def _parquet_chunk(pa: Any, header: Header, table: Any, chosen: list[int], width: int) -> Rows:
     names = table.schema.names
-    cells = {name: table.column(name).to_pylist() for name in ("game_id", "ply", "id", "fen", "side") if name in names}
+    cells = {name: texts.cells(table.column(name)) for name in ("game_id", "ply", "id", "fen", "side") if name in names}
     count = table.num_rows
     unreadable: dict[int, str] = {}
+    for name, texts_read in cells.items():
+        for position, value in enumerate(texts_read):
+            if isinstance(value, texts.NotUtf8) and name in ("game_id", "id"):
+                texts_read[position] = value.text  # an identity only: shown with \\xNN for its bad bytes
+            elif isinstance(value, texts.NotUtf8):
+                unreadable.setdefault(position, value.problem(name))
+                texts_read[position] = None
     bits = np.zeros((count, width), dtype=np.uint32)
     if header.kind == "training":
         assert header.columns is not None
         for index, name in enumerate(header.columns):
             column = table.column(name).combine_chunks()
-            for position in np.flatnonzero(column.is_null().to_numpy(zero_copy_only=False)):
-                unreadable.setdefault(int(position), f"column '{name}' is null")
+            for null_at in np.flatnonzero(column.is_null().to_numpy(zero_copy_only=False)):
+                unreadable.setdefault(int(null_at), f"column '{name}' is null")
             values = column.to_numpy(zero_copy_only=False).astype(np.float32, copy=False)
             bits[:, index] = values.view(np.uint32)
     else:
         column = table.column(FEATURES).combine_chunks()
-        for position in np.flatnonzero(column.is_null().to_numpy(zero_copy_only=False)):
-            unreadable.setdefault(int(position), f"'{FEATURES}' is null")
+        for null_at in np.flatnonzero(column.is_null().to_numpy(zero_copy_only=False)):
+            unreadable.setdefault(int(null_at), f"'{FEATURES}' is null")
         flat = column.values.slice(column.offset * width, count * width)
         values = np.nan_to_num(flat.to_numpy(zero_copy_only=False).astype(np.float32, copy=False), nan=0.0) \
             if flat.null_count else flat.to_numpy(zero_copy_only=False).astype(np.float32, copy=False)

@@ -227,7 +227,10 @@ def _compare(schema_id: str, release: str, rule_set: rules.RuleSet, columns: tup
     found = extract_batch(schema_id, wanted, None if rule_set == rules.default_rules() else rule_set)
     computed = np.ascontiguousarray(found.vectors, dtype=np.float32).view(np.uint32)
     verdict.recomputed += len(wanted)
+    refused = {index for index, _, _ in rows.refused}  # already named by the row rules
     for position, index in enumerate(rows.indices):
+        if index in refused:
+            continue
         where = f"{index + 1} ({rows.ids[position]})"
         if position in rows.unreadable:
             _add_row(verdict, finding("data.row.unreadable", row=where, reason=rows.unreadable[position]),

@@ -166,7 +166,8 @@ def test_a_shard_whose_ruleset_the_training_reader_refuses_is_refused(tmp_path: 
 # (tests/enrichment/training_reader.py) too, for the rules it implements (DOUBLE_COVERS).
 LIVE_READER = {"kit": True, "float64": False, "swapped": False, "other-schema": False, "ruleset": False,
                "dropped": False, "ply-int64": False, "base-order": True, "lower-dice": True, "bad-dice": False,
-               "result": False, "negative-ply": False, "nan": False, "inf-unsampled": False, "large-string": False}
+               "result": False, "negative-ply": False, "nan": False, "inf-unsampled": False, "large-string": False,
+               "game-id-not-utf8": True, "fen-not-utf8": False}
 DOUBLE_COVERS = {"kit", "float64", "swapped", "other-schema", "ruleset", "dropped", "ply-int64", "nan",
                  "inf-unsampled", "large-string"}
 
@@ -179,6 +180,12 @@ def _variant(table: pa.Table, variant: str) -> pa.Table:
         values = table.column(column).to_pylist()
         values[row] = value
         return table.set_column(index, table.schema.field(index), pa.array(values, table.schema.field(index).type))
+
+    def not_utf8(column: str, row: int) -> pa.Table:
+        index = table.schema.get_field_index(column)
+        values = [text.encode() for text in table.column(column).to_pylist()]
+        values[row] = b"\xff" + values[row]
+        return table.set_column(index, table.schema.field(index), pa.array(values, pa.binary()).view(pa.string()))
 
     changes = {
         "kit": lambda: table,
@@ -195,6 +202,8 @@ def _variant(table: pa.Table, variant: str) -> pa.Table:
         "negative-ply": lambda: cell("ply", 8, -1),
         "nan": lambda: cell("p_diff", 3, float("nan")),
         "inf-unsampled": lambda: cell("p_diff", 11, float("inf")),
+        "game-id-not-utf8": lambda: not_utf8("game_id", 4),
+        "fen-not-utf8": lambda: not_utf8("fen", 6),
         "large-string": lambda: table.set_column(0, pa.field("game_id", pa.large_string()),
                                                  table.column("game_id").cast(pa.large_string())),
     }

@@ -143,3 +143,33 @@ def test_an_entry_named_like_a_shard_that_is_no_file_is_named_not_skipped(
     code, _, err = check(capsys, EXAMPLE, out)
     assert code == 2
     assert f"check-data: {out / 'part-9.parquet'}: not a regular file (DATA names data files" in err
+
+
+def test_text_cells_that_are_not_utf8_in_an_extract_output_are_named_never_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    parquet, _ = _extract_inputs(tmp_path, count=6)
+    table = pq.read_table(parquet)
+    for column, row in (("fen", 2), ("id", 4)):
+        values = [text.encode() for text in table.column(column).to_pylist()]
+        values[row] = b"\xff" + values[row]
+        index = table.schema.get_field_index(column)
+        table = table.set_column(index, table.schema.field(index), pa.array(values, pa.binary()).view(pa.string()))
+    raw = tmp_path / "raw.parquet"
+    pq.write_table(table, raw)
+    out = tmp_path / "out.parquet"
+    assert main(["extract", "--schema", "kcp-13", "--input", str(raw), "--output", str(out), "--quiet"]) == 1
+    enriched_rows = pq.read_table(out)  # extract rejected both rows; plant such cells, as a foreign writer might
+    assert check(capsys, EXAMPLE, out, "--recompute", "all")[0] == 0
+    for column, row, byte in (("fen", 0, b"\xfe"), ("id", 2, b"\xfd")):
+        values = [text.encode() for text in enriched_rows.column(column).to_pylist()]
+        values[row] = byte + values[row]
+        index = enriched_rows.schema.get_field_index(column)
+        enriched_rows = enriched_rows.set_column(index, enriched_rows.schema.field(index),
+                                                 pa.array(values, pa.binary()).view(pa.string()))
+    bad = tmp_path / "bad.parquet"
+    pq.write_table(enriched_rows, bad)
+    code, _, err = check(capsys, EXAMPLE, bad, "--recompute", "all")
+    assert code == 1
+    assert f"{bad}: row 1 (id 'r0'): fen is not UTF-8 (byte 0xfe at offset 0" in err
+    assert "row 3" not in err  # an id that is not UTF-8 only names its row (its values are recomputed)
+    assert "Traceback" not in err

@@ -78,6 +78,7 @@ class Header:
     rows: int
     stated: tuple[tuple[str, str | None], ...] = ()  # a shard's ruleset and perspective metadata, as read
     base: tuple[str, str] | None = None  # a shard's base column that is missing or of another type: (name, problem)
+    not_text: str | None = None  # a shard's schema metadata key or value that is not UTF-8, described
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,7 @@ def _parquet_header(path: Path) -> Header:
                       _recorded_rule_set(metadata), tuple(features),
                       tuple(str(schema.field(name).type) for name in features), len(features), "fen" in names, rows,
                       tuple((key, _text(metadata, key.encode())) for key in ("ruleset", "perspective")),
-                      _base_problem(schema))
+                      _base_problem(schema), _not_text(metadata))
     stated = metadata.get(METADATA_KEY.encode())
     if stated is None:
         return Header("parquet", None, f"no feature_schema or {METADATA_KEY} metadata: not an enriched shard or an"
@@ -143,6 +144,17 @@ def _parquet_header(path: Path) -> Header:
     return Header("parquet", _schema_text(doc), f"its {METADATA_KEY} metadata names none", None, None,
                   named, (value_type,) * count if width is not None else (str(kind),) * max(count, 1),
                   width, "fen" in names, rows)
+
+
+def _not_text(metadata: dict[bytes, bytes]) -> str | None:
+    """The first schema metadata key, or value of a key, that is not UTF-8 (``key b'producer\\xff'``)."""
+    for key, value in metadata.items():
+        for what, data in ((f"key {key!r}", key), (f"value of key {key.decode('utf-8', 'replace')!r}", value)):
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError:
+                return what
+    return None
 
 
 def _base_problem(schema: Any) -> tuple[str, str] | None:

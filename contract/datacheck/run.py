@@ -151,6 +151,9 @@ def _check(task: Task, path: Path, verdict: FileVerdict) -> None:
     if header.schema_id is None:
         verdict.add(finding("data.schema.missing", reason=header.schema_absent))
         return
+    if header.not_text is not None:
+        verdict.add(finding("data.shard.metadataText", what=header.not_text))
+        return
     if header.base is not None:
         verdict.add(finding("data.shard.baseColumn", column=header.base[0], problem=header.base[1]))
         return

@@ -167,9 +167,9 @@ def test_a_shard_whose_ruleset_the_training_reader_refuses_is_refused(tmp_path: 
 LIVE_READER = {"kit": True, "float64": False, "swapped": False, "other-schema": False, "ruleset": False,
                "dropped": False, "ply-int64": False, "base-order": True, "lower-dice": True, "bad-dice": False,
                "result": False, "negative-ply": False, "nan": False, "inf-unsampled": False, "large-string": False,
-               "game-id-not-utf8": True, "fen-not-utf8": False}
+               "game-id-not-utf8": True, "fen-not-utf8": False, "metadata-not-utf8": False}
 DOUBLE_COVERS = {"kit", "float64", "swapped", "other-schema", "ruleset", "dropped", "ply-int64", "nan",
-                 "inf-unsampled", "large-string"}
+                 "inf-unsampled", "large-string", "metadata-not-utf8"}
 
 
 def _variant(table: pa.Table, variant: str) -> pa.Table:
@@ -203,6 +203,7 @@ def _variant(table: pa.Table, variant: str) -> pa.Table:
         "nan": lambda: cell("p_diff", 3, float("nan")),
         "inf-unsampled": lambda: cell("p_diff", 11, float("inf")),
         "game-id-not-utf8": lambda: not_utf8("game_id", 4),
+        "metadata-not-utf8": lambda: table.replace_schema_metadata({**meta, b"producer\xff": b"x\xfe"}),
         "fen-not-utf8": lambda: not_utf8("fen", 6),
         "large-string": lambda: table.set_column(0, pa.field("game_id", pa.large_string()),
                                                  table.column("game_id").cast(pa.large_string())),

@@ -4,6 +4,7 @@ one line; usage is exit 2. The recomputed bit patterns are compared with the eng
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -231,3 +232,17 @@ def test_check_data_accepts_exactly_what_the_training_reader_accepted_live(
         except ValueError:
             accepted = False
         assert accepted == LIVE_READER[variant]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_progress_bar_is_drawn_on_a_terminal_only(tmp_path: Path) -> None:
+    out = enriched(tmp_path, count=10, shards=2)
+    terminal, pipe = _Terminal(), io.StringIO()
+    assert check_data(EXAMPLE, [out], progress=terminal).ok
+    assert check_data(EXAMPLE, [out], progress=pipe).ok
+    assert "check-data: [" in terminal.getvalue() and "100.0%" in terminal.getvalue()
+    assert pipe.getvalue() == ""

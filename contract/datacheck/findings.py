@@ -12,12 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from contract.core.errors import ContractError
 from contract.core.refusal import Refusal, refusal
 
 DIFFERENCES_SHOWN = 20  # per file and per run: the first ones are listed, the others counted
 
 
-class UsageProblem(Exception):
+class UsageProblem(ContractError, ValueError):
     """The arguments cannot be checked at all (exit 2): a missing path, not a package, an unknown release."""
 
     def __init__(self, refused: Refusal) -> None:

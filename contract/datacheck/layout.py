@@ -30,6 +30,7 @@ import numpy as np
 
 from contract.core import strictjson
 from contract.core.cappedread import read_capped
+from contract.core.errors import ContractError
 from contract.core.floattext import is_float32
 from contract.core.oserrors import os_error_reason
 from contract.datacheck.findings import Finding, finding
@@ -50,7 +51,7 @@ PARQUET = (".parquet", ".pq")
 JSONL = (".jsonl", ".ndjson")
 
 
-class DataProblem(Exception):
+class DataProblem(ContractError, ValueError):
     """The file (or one row of it) cannot be checked; ``finding`` says why."""
 
     def __init__(self, found: Finding) -> None:

@@ -29,6 +29,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "contract.cli.package",
     "contract.cli.extract",
     "contract.cli.enrich_shards",
+    "contract.cli.check_data",
     "contract.cli.bench",
     "contract.cli.pairjudge",
     "contract.cli.golden",

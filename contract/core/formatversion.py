@@ -39,7 +39,7 @@ _SEMVER: Final = re.compile(r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)
 VERSIONS: Final[Mapping[str, str]] = MappingProxyType({
     "feature-schemas": "1.0.0",
     "engine-rules": "1.0.0",
-    "check-table": "1.3.0",
+    "check-table": "1.4.0",
     "pairjudge-check-table": "1.0.0",
     "manifest-fields": "1.0.0",
     "probes": "1.0.0",

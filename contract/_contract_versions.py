@@ -10,7 +10,7 @@ drops or changes a version. ``vendor`` writes its lock from the files, never fro
 from typing import Final
 
 CONTRACT_VERSIONS: Final[dict[str, tuple[str, ...]]] = {
-    "check-table": ("1.3.0",),
+    "check-table": ("1.4.0",),
     "engine-compatibility": ("1.0.0",),
     "engine-rules": ("1.0.0",),
     "feature-schemas": ("1.0.0",),
@@ -23,6 +23,7 @@ CONTRACT_VERSIONS: Final[dict[str, tuple[str, ...]]] = {
     "material-7-v1": ("1.2.0",),
     "output-bench": ("1",),
     "output-bench-throughput": ("1",),
+    "output-check-data": ("1",),
     "output-compat": ("1",),
     "output-conformance-diff": ("1",),
     "output-conformance-run": ("1",),

@@ -11,8 +11,8 @@ Three layouts, told apart by their contents, not their names:
   user kept them), the column names in the sidecar ``FILE.meta.json`` when it is there; no release stated.
 
 Reading goes through the enrichment readers' bounded paths: Parquet by
-:func:`contract.enrichment.parquetfile.iter_table_chunks` (footer, page and cell limits, chunks cut by rows
-and decoded bytes), JSONL by :func:`contract.enrichment.jsonl.iter_lines` (a line over 1 MiB is refused
+:func:`contract.enrichment.parquet.parquetfile.iter_table_chunks` (footer, page and cell limits, chunks cut by rows
+and decoded bytes), JSONL by :func:`contract.enrichment.formats.jsonl.iter_lines` (a line over 1 MiB is refused
 unread) and only the chosen lines are parsed. Refuses (:class:`DataProblem`, a finding of the ``data``
 family): a file that cannot be read (corrupt Parquet, not JSONL text, a sidecar that is not JSON), a row
 that cannot be read (named by its number).
@@ -33,13 +33,14 @@ from contract.core.cappedread import read_capped
 from contract.core.errors import ContractError
 from contract.core.floattext import is_float32
 from contract.core.oserrors import os_error_reason
+from contract.core.regularfile import open_regular
 from contract.datacheck.findings import Finding, finding
-from contract.enrichment import jsonl, parquetfile, texts, training
-from contract.enrichment.metadata import METADATA_KEY, sidecar_path
+from contract.enrichment.formats import jsonl, training
+from contract.enrichment.formats.metadata import METADATA_KEY, sidecar_path
+from contract.enrichment.parquet import parquetfile, texts
 from contract.enrichment.rows import EnrichmentError
 from contract.enrichment.table import require_pyarrow
 from contract.features.rows import BadRow
-from contract.model.package import open_regular
 
 BASE_COLUMNS = training.BASE_COLUMNS  # the training shards' six base columns
 FEATURES = "features"  # extract's column of vectors
@@ -280,7 +281,7 @@ def shard_rows(pa: Any, header: Header, table: Any, start: int) -> list[tuple[in
     """Every row of an enriched shard's chunk that the training reader refuses: a null, an empty FEN, a
     negative ply, a side other than ``w``/``b``, a result outside {0, 0.5, 1}, dice that are not three
     letters of ``PNBRQK`` (any case), a feature value that is null or not finite. Vectorised over the
-    chunk; the rules' values are the training format's (:mod:`contract.enrichment.training`)."""
+    chunk; the rules' values are the training format's (:mod:`contract.enrichment.formats.training`)."""
     import pyarrow.compute as pc
 
     if header.base is not None:

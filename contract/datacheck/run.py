@@ -34,9 +34,9 @@ from contract.core.strictjson import parse as parse_json
 from contract.datacheck import layout
 from contract.datacheck.findings import DataVerdict, FileVerdict, Finding, UsageProblem, finding
 from contract.enrichment.engines import DEFAULT_ENGINE_VERSION
-from contract.enrichment.pool import run_bounded
-from contract.enrichment.progress import Progress
 from contract.enrichment.rows import extract_batch
+from contract.enrichment.runs.pool import run_bounded
+from contract.enrichment.runs.progress import Progress
 from contract.features import rules
 from contract.model.compatibility import evaluate
 

@@ -20,7 +20,7 @@ from contract.core.consoletext import console_text
 from contract.core.exitcodes import EXIT_OK, EXIT_REFUSED
 from contract.core.refusal import Refusal
 from contract.core.registry import schema_ids
-from contract.model.builder import PackageSpec, build_package, service_cost
+from contract.model.builder import REFUSAL_FILE, PackageSpec, build_package, failed_copies, service_cost
 from contract.model.buildpaths import build_path_warnings
 from contract.model.manifest_schema import known_roles
 
@@ -100,8 +100,12 @@ def run_build(args: argparse.Namespace) -> int:
     )
     if isinstance(spec.sign_key, Refusal):
         return print_refusal(spec.sign_key, args.json)
+    before = failed_copies(args.out)
     result = build_package(spec, args.out, args.engine_version)
     if isinstance(result, Refusal):
+        for kept in sorted(failed_copies(args.out) - before):  # the refused build, kept for inspection
+            print(console_text(f"the refused build is kept as {kept} ({REFUSAL_FILE} says why); remove it when "
+                               "done"), file=sys.stderr)
         if args.json:
             print_document(refusal_fields(result))
         else:

@@ -53,6 +53,7 @@ from contract.model.service import SERVICE_PROFILE
 from contract.model.tensors import check_graph, open_session, read_graph
 
 REFUSAL_FILE: Final = "REFUSED.txt"
+FAILED_INFIX: Final = ".failed-"  # a refused build is kept as <out>.failed-<hex>
 VALUE_ROLE: Final = "position-value"
 UNCALIBRATED_ROLES: Final = ("move-prerank",)
 # The training writer's words (fortemate/dicechess-training kcp13.build_manifest) for the same refusal.
@@ -212,13 +213,24 @@ def _keep_failed(staged: Path, model: Path, out: Path, problem: Refusal) -> Refu
     The message names the user's paths: the staged graph is their ``--model``, the staged manifest is the
     one that would have been published at ``out``. The refused copy is ``<out>.failed-<hex>`` (``REFUSED.txt``).
     """
-    failed = out.with_name(f"{out.name}.failed-{secrets.token_hex(4)}")
+    failed = out.with_name(f"{out.name}{FAILED_INFIX}{secrets.token_hex(4)}")
     message = problem.message.replace(path_text(staged / MODEL_FILE_NAME), path_text(model))
     message = message.replace(path_text(staged), path_text(out))
     # A path from undecodable bytes holds lone surrogates: written as escapes, as the console shows them.
     write_atomic(staged / REFUSAL_FILE, (message + "\n").encode("utf-8", "backslashreplace"))
     os.rename(staged, failed)
     return Refusal(message, problem.code, problem.field).prefixed(_publishing(out))
+
+
+def failed_copies(out: Path) -> set[Path]:
+    """The refused builds kept beside ``out`` (``<out>.failed-<hex>``): a caller compares the set before and after
+    :func:`build_package` to name the copy a refusal kept. Empty where ``out``'s parent cannot be listed."""
+    prefix = f"{out.name}{FAILED_INFIX}"
+    try:
+        with os.scandir(out.parent) as entries:
+            return {out.parent / entry.name for entry in entries if entry.name.startswith(prefix)}
+    except OSError:
+        return set()
 
 
 def _os_refusal(exc: OSError) -> Refusal:

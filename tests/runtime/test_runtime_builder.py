@@ -376,3 +376,24 @@ def test_a_long_constraint_gets_its_witness_in_one_pass() -> None:
     # a minute here; the interval is computed in one pass over the comparators.
     constraint = " ".join(f">=0.{i}.0" for i in range(1000)) + " <1.0.0"
     assert witness_version(constraint) == "0.999.0"
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_the_cli_names_the_kept_copy_of_a_refused_build(tmp_path: Path, graphs: dict[str, Path],
+                                                         as_json: bool) -> None:
+    """A refused build is kept as DIR.failed-HEX: the console says where, on stderr (stdout keeps its one line or
+    one JSON object); a copy kept by an earlier refusal is not named again."""
+    out = tmp_path / "pkg"
+    earlier = tmp_path / "pkg.failed-00000000"
+    earlier.mkdir()
+    done = cli("package", "build", "--model", str(graphs["static"]), "--schema", "kcp-13", "--role",
+               "position-value", "--engine-compatibility", ">=0.12.0 <1.0.0", "--model-id", "m-1", "--out", str(out),
+               *(["--json"] if as_json else []))
+    assert done.returncode == 1
+    (kept,) = [p for p in tmp_path.iterdir() if p.name.startswith("pkg.failed-") and p != earlier]
+    assert done.stderr == f"the refused build is kept as {kept} (REFUSED.txt says why); remove it when done\n"
+    assert (kept / "REFUSED.txt").is_file()
+    if as_json:
+        assert json.loads(done.stdout)["ok"] is False
+    else:
+        assert done.stdout.startswith(f"refusing to publish {out}: ")

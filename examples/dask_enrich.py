@@ -47,6 +47,7 @@ from contract.core.registry import schema_ids
 from contract.enrichment import DEFAULT_CHUNK_SIZE, enrich_table, enriched_meta
 from contract.enrichment.runs.shardrun import enrich_one_shard
 from contract.enrichment.runs.shards import read_shard, write_shard
+from contract.features.extractors import resolve
 
 
 def enrich_training_shards(
@@ -71,10 +72,11 @@ def enrich_shards(
     if not shards:
         raise FileNotFoundError(f"{in_dir}: no *.parquet shards")
     out_dir.mkdir(parents=True, exist_ok=True)
+    schema = resolve(schema_id)  # once for the run: the partitions and the writes get the resolved schema
     frames = dd.from_map(read_shard, [str(path) for path in shards])
-    enriched = frames.map_partitions(enrich_table, schema_id, meta=enriched_meta(frames._meta, schema_id))
+    enriched = frames.map_partitions(enrich_table, schema, meta=enriched_meta(frames._meta, schema))
     writes = [
-        delayed(write_shard)(part, str(shard), str(out_dir / shard.name), schema_id, chunk_size)
+        delayed(write_shard)(part, str(shard), str(out_dir / shard.name), schema, chunk_size)
         for part, shard in zip(enriched.to_delayed(), shards, strict=True)
     ]
     counts = compute(*writes, scheduler=client.get)

@@ -34,6 +34,7 @@ from typing import IO, Any, Protocol
 
 from contract.core.stagedfile import StagedFile
 from contract.enrichment.rows import RowBatch
+from contract.features.extractors import ResolvedSchema
 
 Reject = tuple[Any, int, str]  # (id, 1-based line or row number, error)
 
@@ -125,8 +126,9 @@ class Format(Protocol):
         ...
 
     # writing
-    def target(self, schema_id: str, carried: Any, engine: str | None) -> Any:
-        """The output's layout (picklable: it goes to the workers), from the input's carried columns."""
+    def target(self, schema: ResolvedSchema, carried: Any, engine: str | None) -> Any:
+        """The output's layout (picklable: it goes to the workers), from the input's carried columns and the
+        run's resolved schema."""
         ...
 
     def stamped(self, target: Any, extra: dict[bytes, bytes]) -> Any:
@@ -134,13 +136,13 @@ class Format(Protocol):
         version, ``enrich-shards --engine-recording``); a format that carries no such keys refuses any."""
         ...
 
-    def encode(self, schema_id: str, batch: Batch, found: RowBatch, target: Any) -> Encoded:
+    def encode(self, schema: ResolvedSchema, batch: Batch, found: RowBatch, target: Any) -> Encoded:
         """A batch and its extracted matrix as output rows and rejects (in a worker)."""
         ...
 
     def open_writer(self, output: Path | IO[bytes], target: Any) -> Writer: ...
 
-    def companions(self, output: Path, schema_id: str) -> list[Companion]:
+    def companions(self, output: Path, schema: ResolvedSchema) -> list[Companion]:
         """Files a file run writes beside ``output`` (checked as targets before any work)."""
         ...
 
@@ -148,7 +150,7 @@ class Format(Protocol):
         """Keep a finished chunk's rows on disk (a file run), for :meth:`Writer.append_part`."""
         ...
 
-    def finished(self, path: Path, schema_id: str, engine: str | None, rows: int,
+    def finished(self, path: Path, schema: ResolvedSchema, engine: str | None, rows: int,
                  source: Path | None = None) -> str | None:
         """Why ``path`` is not a complete output of these settings with ``rows`` rows (and, where the format
         records it and ``source`` is given, made from that input's bytes), or ``None`` when it is (a shard

@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from contract.core import registry
 from contract.core.errors import ContractError
+from contract.features.extractors import ResolvedSchema, as_resolved
 from contract.features.rows import RowResult, extract_matrix, extract_rows
 from contract.features.rules import RuleSet
 
@@ -68,7 +68,7 @@ def is_missing(value: object) -> bool:
     return type(value).__name__ in {"NAType", "NaTType"}
 
 
-def results(schema_id: str, rows: Sequence[object], rules: RuleSet | None = None) -> list[RowResult]:
+def results(schema_id: str | ResolvedSchema, rows: Sequence[object], rules: RuleSet | None = None) -> list[RowResult]:
     """``extract_rows`` over ``rows``; if it raises, row by row, so only the failing row is rejected."""
     try:
         return list(extract_rows(schema_id, rows, rules=rules))
@@ -100,22 +100,25 @@ def cell_row(row_id: object, fen: object, side: object) -> dict[str, Any]:
     return row
 
 
-def extract_batch(schema_id: str, rows: Sequence[object], rules: RuleSet | None = None) -> RowBatch:
+def extract_batch(schema_id: str | ResolvedSchema, rows: Sequence[object], rules: RuleSet | None = None) -> RowBatch:
     """:func:`results` over ``rows`` as one float32 matrix (zero rows for the rejected) and the errors;
-    ``rules``: the rule set of the engine release asked for (``None``: the kit's default release)."""
+    ``rules``: the rule set of the engine release asked for (``None``: the kit's default release, or the
+    resolved schema's own). ``schema_id`` may be the run's resolved schema (no registry look-up then); an id
+    is resolved here, once for the batch (an unknown one is :class:`UnknownSchemaError`)."""
+    schema = as_resolved(schema_id, rules)
     try:
-        return RowBatch(*extract_matrix(schema_id, rows, rules=rules))  # the same, without a result object per row
+        return RowBatch(*extract_matrix(schema, rows))  # the same, without a result object per row
     except Exception:  # an extractor bug: results() finds the row(s) it belongs to
         pass
-    outcome = results(schema_id, rows, rules)
-    vectors = np.zeros((len(outcome), registry.get(schema_id).width), dtype=np.float32)
+    outcome = results(schema, rows)
+    vectors = np.zeros((len(outcome), schema.width), dtype=np.float32)
     for index, result in enumerate(outcome):
         if result.features is not None:
             vectors[index] = result.features
     return RowBatch(vectors, [result.error for result in outcome], [result.id for result in outcome])
 
 
-def extract_cells(schema_id: str, cells: Iterable[tuple[object, object, object]]) -> RowBatch:
+def extract_cells(schema_id: str | ResolvedSchema, cells: Iterable[tuple[object, object, object]]) -> RowBatch:
     """Vectors for ``(id, fen, side)`` table cells; rejected rows get a zero vector and their error."""
     rows = [cell_row(*cell) for cell in cells]
     batch = extract_batch(schema_id, rows)

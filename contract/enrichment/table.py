@@ -26,7 +26,6 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from contract.core import registry
 from contract.enrichment.rows import (
     ERROR_FIELD,
     FEATURES_FIELD,
@@ -36,7 +35,7 @@ from contract.enrichment.rows import (
     EnrichmentError,
     extract_cells,
 )
-from contract.features.extractors import schema
+from contract.features.extractors import ResolvedSchema, as_resolved
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -61,9 +60,9 @@ def _pandas() -> Any:
         return None
 
 
-def features_type(schema_id: str) -> pa.DataType:
+def features_type(schema: ResolvedSchema) -> pa.DataType:
     pa = require_pyarrow()
-    return pa.list_(pa.float32(), registry.get(schema_id).width)
+    return pa.list_(pa.float32(), schema.width)
 
 
 def check_columns(names: list[str]) -> None:
@@ -115,10 +114,10 @@ def check_schema(schema: pa.Schema) -> None:
             raise EnrichmentError(f"column {name!r} has type {schema.field(name).type}; expected {wanted}")
 
 
-def _enriched_columns(schema_id: str, ids: list[Any], fens: list[Any], sides: list[Any]) -> tuple[Any, Any]:
+def _enriched_columns(schema: ResolvedSchema, ids: list[Any], fens: list[Any], sides: list[Any]) -> tuple[Any, Any]:
     pa = require_pyarrow()
-    batch = extract_cells(schema_id, zip(ids, fens, sides, strict=True))
-    width = registry.get(schema_id).width
+    batch = extract_cells(schema, zip(ids, fens, sides, strict=True))
+    width = schema.width
     mask = pa.array([error is not None for error in batch.errors], type=pa.bool_())
     values = pa.array(batch.vectors.reshape(-1), type=pa.float32())
     features = pa.FixedSizeListArray.from_arrays(values, width, mask=mask)
@@ -126,16 +125,18 @@ def _enriched_columns(schema_id: str, ids: list[Any], fens: list[Any], sides: li
     return features, errors
 
 
-def enrich_table(table: Any, schema_id: str) -> Any:
-    """``table`` (pyarrow.Table or pandas.DataFrame) plus ``features`` and ``error`` columns."""
+def enrich_table(table: Any, schema_id: str | ResolvedSchema) -> Any:
+    """``table`` (pyarrow.Table or pandas.DataFrame) plus ``features`` and ``error`` columns. ``schema_id``: an id
+    (looked up once per call) or a schema resolved once for many calls
+    (:func:`contract.features.extractors.resolve`: no look-up)."""
     pa = require_pyarrow()
-    schema(schema_id)  # an unknown id is UnknownSchemaError (a KeyError) listing the known ids, before any row
+    schema = as_resolved(schema_id)  # an unknown id is UnknownSchemaError (a KeyError) listing the known ids
     if isinstance(table, pa.Table):
         check_schema(table.schema)
         sides = (table.column(SIDE_FIELD).to_pylist() if SIDE_FIELD in table.column_names
                  else [None] * table.num_rows)
         features, errors = _enriched_columns(
-            schema_id, table.column(ID_FIELD).to_pylist(), table.column(FEN_FIELD).to_pylist(), sides
+            schema, table.column(ID_FIELD).to_pylist(), table.column(FEN_FIELD).to_pylist(), sides
         )
         return table.append_column(FEATURES_FIELD, features).append_column(ERROR_FIELD, errors)
     pd = _pandas()
@@ -144,7 +145,7 @@ def enrich_table(table: Any, schema_id: str) -> Any:
     check_columns([str(name) for name in table.columns])
     sides = table[SIDE_FIELD].tolist() if SIDE_FIELD in table.columns else [None] * len(table)
     features, errors = _enriched_columns(
-        schema_id, table[ID_FIELD].tolist(), table[FEN_FIELD].tolist(), sides
+        schema, table[ID_FIELD].tolist(), table[FEN_FIELD].tolist(), sides
     )
     out = table.copy(deep=False)
     out[FEATURES_FIELD] = pd.Series(pd.arrays.ArrowExtensionArray(features), index=table.index)
@@ -152,7 +153,7 @@ def enrich_table(table: Any, schema_id: str) -> Any:
     return out
 
 
-def enriched_meta(meta: Any, schema_id: str) -> Any:
+def enriched_meta(meta: Any, schema_id: str | ResolvedSchema) -> Any:
     """The empty frame Dask wants as ``meta=`` for ``map_partitions(enrich_table, schema_id)``."""
     return enrich_table(meta.iloc[:0], schema_id)
 

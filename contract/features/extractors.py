@@ -13,7 +13,7 @@ by 5; raw-board cells are 0.0 or 1.0.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -86,7 +86,7 @@ def kcp_mobility_pawns_31(position: Position, color: Color, rules: RuleSet | Non
 
 
 def raw_board_768(position: Position, color: Color, rules: RuleSet | None = None) -> np.ndarray:
-    vec = np.zeros(registry.get("raw-board-768-v1").width, dtype=_F32)
+    vec = np.zeros(_width("raw-board-768-v1"), dtype=_F32)
     vec[blocks.raw_board_indices(position, color)] = 1.0
     return vec
 
@@ -155,7 +155,24 @@ def resolve(schema_id: str, rules: RuleSet | None = None) -> ResolvedSchema:
     return ResolvedSchema(entry.id, entry.width, entry.columns, entry.engine_extractor, function, rules)
 
 
-def _extractor(schema_id: str) -> tuple[int, Extractor]:
+def as_resolved(schema: str | ResolvedSchema, rules: RuleSet | None = None) -> ResolvedSchema:
+    """The run's resolved schema: ``schema`` itself when it is one (``rules``, when given, replace its rule
+    set), else :func:`resolve` of the id (one registry look-up). A public entry that takes an id or a
+    resolved schema calls this once, at its start."""
+    if isinstance(schema, ResolvedSchema):
+        return schema if rules is None or rules is schema.rules else replace(schema, rules=rules)
+    return resolve(schema, rules)
+
+
+def _width(schema_id: str) -> int:
+    """The registered width of ``schema_id``, looked up once per process (for an extractor's own vector)."""
+    bound = _BOUND.get(schema_id)
+    return bound[0] if bound is not None else resolve(schema_id).width
+
+
+def _extractor(schema_id: str | ResolvedSchema) -> tuple[int, Extractor]:
+    if isinstance(schema_id, ResolvedSchema):  # resolved already: no look-up, in any process
+        return schema_id.width, schema_id.extractor
     bound = _BOUND.get(schema_id) if isinstance(schema_id, str) else None
     if bound is not None:
         return bound
@@ -212,10 +229,13 @@ def extract(schema_id: str, position: Position, color: object, *, engine_version
     return extract_under(schema_id, position, color, _rules(engine_version))
 
 
-def extract_under(schema_id: str, position: Position, color: object, rules: RuleSet | None) -> np.ndarray:
+def extract_under(schema: str | ResolvedSchema, position: Position, color: object,
+                  rules: RuleSet | None) -> np.ndarray:
     """:func:`extract` under a rule set already resolved (``None``: the default release's), so a run that
-    extracts many rows resolves its engine version once."""
-    width, function = _extractor(schema_id)
+    extracts many rows resolves its engine version once; ``schema`` may be the run's :class:`ResolvedSchema`
+    (then no registry look-up)."""
+    width, function = _extractor(schema)
+    schema_id = schema.id if isinstance(schema, ResolvedSchema) else schema
     _require_position(position)
     colour = color if color is True or color is False else _color(color)
     accelerator, code = _code(schema_id)

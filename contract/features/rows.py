@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii
 from typing import Any, cast
 
@@ -22,7 +22,8 @@ import numpy as np
 from contract.core.floattext import float32_text_rows
 from contract.features import backend
 from contract.features.dfen import FenError, parse_fen, quote, side_from_text
-from contract.features.extractors import ResolvedSchema, extract_under, resolve
+from contract.features.extractors import ResolvedSchema, extract_under
+from contract.features.extractors import as_resolved as _resolved
 from contract.features.rules import RuleSet
 
 _REASON_LIMIT = 200  # characters of an unexpected exception's text kept in its row's error
@@ -76,13 +77,13 @@ def _row_error(row: object) -> tuple[Any, str | None, str | None, str | None]:
     return row_id, fen, side, None
 
 
-def _python_row(schema_id: str, index: int, row_id: Any, fen: str, side: str | None, *,
+def _python_row(schema: str | ResolvedSchema, index: int, row_id: Any, fen: str, side: str | None, *,
                 rules: RuleSet | None = None) -> RowResult:
     """One checked row through the Python reference (every refusal message comes from here)."""
     try:
         position = parse_fen(fen)
         color = position.turn if side is None else side_from_text(side)
-        vector = extract_under(schema_id, position, color, rules)
+        vector = extract_under(schema, position, color, rules)
     except FenError as exc:
         return RowResult(index, row_id, None, str(exc))
     except Exception as exc:  # an extractor bug must not take the rows after it down
@@ -123,7 +124,7 @@ def _native_chunk(resolved: ResolvedSchema, accelerator: backend.Backend, code: 
         if error is not None or fen is None:
             yield RowResult(index, row_id, None, error)
             continue
-        yield (_python_row(resolved.id, index, row_id, fen, side) if leave[row]
+        yield (_python_row(resolved, index, row_id, fen, side) if leave[row]
                else RowResult(index, row_id, matrix[row]))
         row += 1
 
@@ -136,14 +137,6 @@ def _native_code(accelerator: backend.Backend, schema_id: str, rules: RuleSet | 
     if rules is not None and not rules.native:
         return None
     return accelerator.code(schema_id)
-
-
-def _resolved(schema_id: str | ResolvedSchema, rules: RuleSet | None) -> ResolvedSchema:
-    """The run's resolved schema: ``schema_id`` itself when it is one (``rules``, when given, replace its rule
-    set), else :func:`~contract.features.extractors.resolve` of the id (one registry look-up)."""
-    if isinstance(schema_id, ResolvedSchema):
-        return schema_id if rules is None or rules is schema_id.rules else replace(schema_id, rules=rules)
-    return resolve(schema_id, rules)
 
 
 def extract_matrix(schema_id: str | ResolvedSchema, rows: Sequence[object], *,
@@ -179,7 +172,7 @@ def extract_matrix(schema_id: str | ResolvedSchema, rows: Sequence[object], *,
         for row, index in enumerate(placed):
             if leave[row]:
                 row_id, fen, side, _error = checked[index]
-                result = _python_row(schema_id, index, row_id, cast(str, fen), side)
+                result = _python_row(resolved, index, row_id, cast(str, fen), side)
                 vectors[index] = 0.0 if result.features is None else result.features
                 errors[index] = result.error
     return vectors, errors, ids
@@ -208,7 +201,7 @@ def _extracted(resolved: ResolvedSchema, rows: Iterable[object]) -> Iterator[Row
             if error is not None or fen is None:
                 yield RowResult(index, row_id, None, error)
             else:
-                yield _python_row(schema_id, index, row_id, fen, side, rules=rules)
+                yield _python_row(resolved, index, row_id, fen, side, rules=rules)
         return
     numbered = enumerate(rows)
     while chunk := list(itertools.islice(numbered, CHUNK_ROWS)):

@@ -15,6 +15,7 @@ from typing import IO, Any
 from contract.core.stagedfile import StagedFile, write_atomic
 from contract.enrichment.format import Batch, Chunk, Companion, Encoded, Reject
 from contract.enrichment.rows import RowBatch
+from contract.features.extractors import ResolvedSchema
 from contract.features.rows import BadRow
 
 NAME = "tsv"
@@ -64,11 +65,11 @@ def input_rows(path: Path) -> int | None:
     return None
 
 
-def target(schema_id: str, carried: Any, engine: str | None) -> None:
+def target(schema: ResolvedSchema, carried: Any, engine: str | None) -> None:
     return None
 
 
-def encode(schema_id: str, batch: Batch, found: RowBatch, target: Any) -> Encoded:
+def encode(schema: ResolvedSchema, batch: Batch, found: RowBatch, target: Any) -> Encoded:
     lines: list[str] = []
     rejects: list[Reject] = []
     for index, error in enumerate(found.errors):
@@ -110,7 +111,7 @@ def open_writer(output: Path | IO[bytes], target: Any) -> _Writer:
     return _Writer(output)
 
 
-def companions(output: Path, schema_id: str) -> list[Companion]:
+def companions(output: Path, schema: ResolvedSchema) -> list[Companion]:
     return []
 
 
@@ -118,5 +119,5 @@ def store_part(path: Path, rows: bytes) -> None:
     write_atomic(path, rows)
 
 
-def finished(path: Path, schema_id: str, engine: str | None, rows: int) -> str | None:
+def finished(path: Path, schema: ResolvedSchema, engine: str | None, rows: int) -> str | None:
     return "a tsv output is never kept"

@@ -37,6 +37,7 @@ from contract.enrichment.format import Batch, Chunk, Companion, Encoded, Reject
 from contract.enrichment.formats.metadata import metadata_text, sidecar_path
 from contract.enrichment.rows import EnrichmentError, OptionError, RowBatch
 from contract.enrichment.targets import naming
+from contract.features.extractors import ResolvedSchema
 from contract.features.rows import BadRow, format_vectors
 
 NAME = "jsonl"
@@ -172,9 +173,9 @@ def decode(payload: list[Line], first: int) -> Batch:
     return Batch([decode_line(raw) for _, raw in payload], [number for number, _ in payload])
 
 
-def target(schema_id: str, carried: Any, engine: str | None) -> str:
+def target(schema: ResolvedSchema, carried: Any, engine: str | None) -> str:
     """A JSONL output line names its schema; nothing else shapes it (the input's columns are not carried)."""
-    return schema_id
+    return schema.id
 
 
 def stamped(target: str, extra: dict[bytes, bytes]) -> str:
@@ -184,12 +185,12 @@ def stamped(target: str, extra: dict[bytes, bytes]) -> str:
     return target
 
 
-def encode(schema_id: str, batch: Batch, found: RowBatch, target: Any) -> Encoded:
+def encode(schema: ResolvedSchema, batch: Batch, found: RowBatch, target: Any) -> Encoded:
     """The accepted rows as ``extract`` output lines; the others as rejects with their line numbers."""
     accepted = [index for index, error in enumerate(found.errors) if error is None]
     rejects: list[Reject] = [(found.ids[index], batch.numbers[index], error)
                              for index, error in enumerate(found.errors) if error is not None]
-    return Encoded(lines(schema_id, [found.ids[index] for index in accepted], found.vectors[accepted]),
+    return Encoded(lines(schema.id, [found.ids[index] for index in accepted], found.vectors[accepted]),
                    len(accepted), rejects)
 
 
@@ -239,9 +240,9 @@ def open_writer(output: Path | IO[bytes], target: Any) -> _Writer:
     return _Writer(output)
 
 
-def companions(output: Path, schema_id: str) -> list[Companion]:
+def companions(output: Path, schema: ResolvedSchema) -> list[Companion]:
     """The metadata sidecar ``OUTPUT.meta.json`` (a first line would break readers that expect rows)."""
-    return [Companion("metadata sidecar", sidecar_path(output), metadata_text(schema_id).encode("utf-8"))]
+    return [Companion("metadata sidecar", sidecar_path(output), metadata_text(schema).encode("utf-8"))]
 
 
 def store_part(path: Path, rows: bytes) -> None:
@@ -252,10 +253,11 @@ def input_rows(path: Path) -> int | None:
     return None  # only reading the lines would tell (blank lines are not rows)
 
 
-def finished(path: Path, schema_id: str, engine: str | None, rows: int, source: Path | None = None) -> str | None:
-    """Why ``path`` is not a complete output of ``schema_id`` with ``rows`` lines, or ``None``."""
+def finished(path: Path, schema: ResolvedSchema, engine: str | None, rows: int,
+             source: Path | None = None) -> str | None:
+    """Why ``path`` is not a complete output of ``schema`` with ``rows`` lines, or ``None``."""
     sidecar = sidecar_path(path)
-    wanted = metadata_text(schema_id).encode("utf-8")
+    wanted = metadata_text(schema).encode("utf-8")
     try:  # a regular file, read no further than this run's sidecar could be
         if read_capped(sidecar, len(wanted)) != wanted:
             return f"its metadata sidecar {sidecar.name} is not this run's"

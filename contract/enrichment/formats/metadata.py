@@ -17,16 +17,16 @@ from pathlib import Path
 from typing import Any
 
 import contract
-from contract.core import registry, strictjson
+from contract.core import strictjson
 from contract.enrichment.rows import ERROR_FIELD, FEATURES_FIELD
+from contract.features.extractors import ResolvedSchema
 
 METADATA_KEY = "dicechess.enrichment"
 METADATA_FORMAT = "dicechess-enrichment/1"
 SIDECAR_SUFFIX = ".meta.json"
 
 
-def enrichment_metadata(schema_id: str) -> dict[str, Any]:
-    schema = registry.get(schema_id)
+def enrichment_metadata(schema: ResolvedSchema) -> dict[str, Any]:
     return {
         "format": METADATA_FORMAT,
         "schema": schema.id,
@@ -39,8 +39,8 @@ def enrichment_metadata(schema_id: str) -> dict[str, Any]:
     }
 
 
-def metadata_text(schema_id: str) -> str:
-    return strictjson.dumps(enrichment_metadata(schema_id))
+def metadata_text(schema: ResolvedSchema) -> str:
+    return strictjson.dumps(enrichment_metadata(schema))
 
 
 def sidecar_path(output: Path) -> Path:

@@ -32,7 +32,6 @@ from typing import IO, TYPE_CHECKING
 
 import numpy as np
 
-from contract.core import registry
 from contract.enrichment.format import Batch, Chunk, Companion, Encoded, Reject
 from contract.enrichment.formats.metadata import METADATA_KEY, metadata_text
 from contract.enrichment.parquet import parquetfile, texts
@@ -47,6 +46,7 @@ from contract.enrichment.rows import (
     cell_row,
 )
 from contract.enrichment.table import check_schema, features_type, require_pyarrow
+from contract.features.extractors import ResolvedSchema
 from contract.features.rows import BadRow
 
 if TYPE_CHECKING:
@@ -69,21 +69,21 @@ def input_schema(path: Path) -> pa.Schema:
     return schema
 
 
-def output_schema(source: pa.Schema, schema_id: str) -> pa.Schema:
+def output_schema(source: pa.Schema, schema: ResolvedSchema) -> pa.Schema:
     """The input schema plus ``features``, with the enrichment metadata (and no stale pandas entry)."""
     metadata = {key: value for key, value in (source.metadata or {}).items() if key != b"pandas"}
-    metadata[METADATA_KEY.encode()] = metadata_text(schema_id).encode("utf-8")
+    metadata[METADATA_KEY.encode()] = metadata_text(schema).encode("utf-8")
     return source.remove_metadata().append(
-        require_pyarrow().field(FEATURES_FIELD, features_type(schema_id))
+        require_pyarrow().field(FEATURES_FIELD, features_type(schema))
     ).with_metadata(metadata)
 
 
-def rows_schema(schema_id: str) -> pa.Schema:
+def rows_schema(schema: ResolvedSchema) -> pa.Schema:
     """The output of rows without columns of their own: ``id`` (text) and ``features``, with the metadata."""
     pa = require_pyarrow()
     return pa.schema(
-        [pa.field(ID_FIELD, pa.string()), pa.field(FEATURES_FIELD, features_type(schema_id))],
-        metadata={METADATA_KEY.encode(): metadata_text(schema_id).encode("utf-8")},
+        [pa.field(ID_FIELD, pa.string()), pa.field(FEATURES_FIELD, features_type(schema))],
+        metadata={METADATA_KEY.encode(): metadata_text(schema).encode("utf-8")},
     )
 
 
@@ -132,9 +132,9 @@ def _row(row_id: object, fen: object, side: object) -> object:
     return BadRow(bad[1].problem(bad[0]), shown_id)
 
 
-def target(schema_id: str, carried: pa.Schema | None, engine: str | None) -> pa.Schema:
+def target(schema: ResolvedSchema, carried: pa.Schema | None, engine: str | None) -> pa.Schema:
     """The output's Arrow schema: the carried columns plus ``features``, or ``id`` and ``features``."""
-    return rows_schema(schema_id) if carried is None else output_schema(carried, schema_id)
+    return rows_schema(schema) if carried is None else output_schema(carried, schema)
 
 
 def stamped(target: pa.Schema, extra: dict[bytes, bytes]) -> pa.Schema:
@@ -155,7 +155,7 @@ def _utf8(row_id: object) -> bool:
     return True
 
 
-def encode(schema_id: str, batch: Batch, found: RowBatch, target: pa.Schema) -> Encoded:
+def encode(schema: ResolvedSchema, batch: Batch, found: RowBatch, target: pa.Schema) -> Encoded:
     """The accepted rows as a table of ``target``, one row group's worth; the rest as rejects."""
     pa = require_pyarrow()
     kept: list[int] = []
@@ -168,7 +168,7 @@ def encode(schema_id: str, batch: Batch, found: RowBatch, target: pa.Schema) -> 
             kept.append(index)
         else:
             rejects.append((row_id, batch.numbers[index], error))
-    width = registry.get(schema_id).width
+    width = schema.width
     vectors = np.ascontiguousarray(found.vectors[kept]).reshape(-1)
     features = pa.FixedSizeListArray.from_arrays(pa.array(vectors, type=pa.float32()), width)
     if batch.carried is None:
@@ -184,7 +184,7 @@ def open_writer(output: Path | IO[bytes], target: pa.Schema) -> parquetfile.Parq
     return parquetfile.ParquetOutput(output, target)
 
 
-def companions(output: Path, schema_id: str) -> list[Companion]:
+def companions(output: Path, schema: ResolvedSchema) -> list[Companion]:
     return []  # the metadata is in the file
 
 
@@ -196,5 +196,6 @@ def input_rows(path: Path) -> int | None:
     return parquetfile.input_rows(path)
 
 
-def finished(path: Path, schema_id: str, engine: str | None, rows: int, source: Path | None = None) -> str | None:
-    return parquetfile.finished(path, {METADATA_KEY.encode(): metadata_text(schema_id).encode("utf-8")}, rows)
+def finished(path: Path, schema: ResolvedSchema, engine: str | None, rows: int,
+             source: Path | None = None) -> str | None:
+    return parquetfile.finished(path, {METADATA_KEY.encode(): metadata_text(schema).encode("utf-8")}, rows)

@@ -26,13 +26,13 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
-from contract.core import registry
 from contract.core.oserrors import os_error_reason
 from contract.enrichment.engines import DEFAULT_ENGINE_VERSION
 from contract.enrichment.format import Batch, Chunk, Companion, Encoded
 from contract.enrichment.parquet import parquetfile, texts
 from contract.enrichment.rows import EnrichmentError, RowBatch
 from contract.enrichment.table import require_pyarrow
+from contract.features.extractors import ResolvedSchema
 from contract.features.rows import BadRow
 
 if TYPE_CHECKING:
@@ -68,21 +68,20 @@ def base_schema() -> Any:
     return pa.schema([pa.field(name, getattr(pa, kind)()) for name, kind in BASE_TYPES])
 
 
-def output_schema(schema_id: str, raw_metadata: dict[bytes, bytes] | None, engine: str) -> Any:
+def output_schema(schema: ResolvedSchema, raw_metadata: dict[bytes, bytes] | None, engine: str) -> Any:
     """The enriched shard's Arrow schema: base columns, a float32 column per feature, the metadata."""
     pa = require_pyarrow()
-    names = registry.get(schema_id).columns
-    fields = [*base_schema(), *(pa.field(name, pa.float32()) for name in names)]
-    return pa.schema(fields, metadata=metadata(schema_id, raw_metadata, engine))
+    fields = [*base_schema(), *(pa.field(name, pa.float32()) for name in schema.columns)]
+    return pa.schema(fields, metadata=metadata(schema, raw_metadata, engine))
 
 
-def metadata(schema_id: str, raw_metadata: dict[bytes, bytes] | None, engine: str) -> dict[bytes, bytes]:
+def metadata(schema: ResolvedSchema, raw_metadata: dict[bytes, bytes] | None, engine: str) -> dict[bytes, bytes]:
     """The raw shard's metadata (less a stale ``pandas`` entry) with the enriched shard's six keys."""
     kept = {key: value for key, value in (raw_metadata or {}).items() if key not in STALE_KEYS}
     kept.update({
         key: value for key, value in zip(READER_KEYS, (
-            ENRICHED_VERSION.encode(), schema_id.encode(), engine.encode(), RULESET.encode(), PERSPECTIVE.encode(),
-            ",".join(registry.get(schema_id).columns).encode()), strict=True)
+            ENRICHED_VERSION.encode(), schema.id.encode(), engine.encode(), RULESET.encode(), PERSPECTIVE.encode(),
+            ",".join(schema.columns).encode()), strict=True)
     })
     return kept
 
@@ -210,9 +209,9 @@ def decode(payload: Any, first: int) -> Batch:
     return Batch(rows, range(first, first + payload.num_rows), base)
 
 
-def target(schema_id: str, carried: Any, engine: str | None) -> Any:
+def target(schema: ResolvedSchema, carried: Any, engine: str | None) -> Any:
     """The enriched shard's Arrow schema, from the raw shard's (its metadata is kept)."""
-    return output_schema(schema_id, carried.metadata, engine or DEFAULT_ENGINE_VERSION)
+    return output_schema(schema, carried.metadata, engine or DEFAULT_ENGINE_VERSION)
 
 
 def stamped(target: Any, extra: dict[bytes, bytes]) -> Any:
@@ -225,7 +224,7 @@ def stamped(target: Any, extra: dict[bytes, bytes]) -> Any:
     return target.with_metadata({**(target.metadata or {}), **extra})
 
 
-def encode(schema_id: str, batch: Batch, found: RowBatch, target: Any) -> Encoded:
+def encode(schema: ResolvedSchema, batch: Batch, found: RowBatch, target: Any) -> Encoded:
     """The chunk as base columns then one float32 column per feature; or, when a row is bad, no rows and
     the one reject that refuses the shard (the first raw-rule breach, else the first FEN error)."""
     for index, row in enumerate(batch.rows):
@@ -238,7 +237,7 @@ def encode(schema_id: str, batch: Batch, found: RowBatch, target: Any) -> Encode
     pa = require_pyarrow()
     features = [pa.array(np.ascontiguousarray(found.vectors[:, index]), pa.float32())
                 for index in range(found.vectors.shape[1])]
-    names = [*BASE_COLUMNS, *registry.get(schema_id).columns]
+    names = [*BASE_COLUMNS, *schema.columns]
     return Encoded(pa.Table.from_arrays([*batch.carried.columns, *features], names=names), len(batch.rows), [])
 
 
@@ -248,7 +247,7 @@ def open_writer(output: Path | IO[bytes], target: Any) -> parquetfile.ParquetOut
     return parquetfile.ParquetOutput(output, target)
 
 
-def companions(output: Path, schema_id: str) -> list[Companion]:
+def companions(output: Path, schema: ResolvedSchema) -> list[Companion]:
     return []  # the metadata is in the shard
 
 
@@ -260,11 +259,12 @@ def input_rows(path: Path) -> int | None:
     return parquetfile.input_rows(path)
 
 
-def finished(path: Path, schema_id: str, engine: str | None, rows: int, source: Path | None = None) -> str | None:
+def finished(path: Path, schema: ResolvedSchema, engine: str | None, rows: int,
+             source: Path | None = None) -> str | None:
     """Why ``path`` is not a finished shard of these settings (version, schema, engine; the input's row
     count; with ``source``, also the SHA-256 of that raw shard's bytes), or ``None`` when ``--resume`` may
     keep it."""
-    stamp = {SCHEMA_KEY.encode(): ENRICHED_VERSION.encode(), b"feature_schema": schema_id.encode(),
+    stamp = {SCHEMA_KEY.encode(): ENRICHED_VERSION.encode(), b"feature_schema": schema.id.encode(),
              b"engine_version": (engine or DEFAULT_ENGINE_VERSION).encode()}
     if source is not None:
         try:

@@ -35,19 +35,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, TextIO
 
-from contract.core import registry
 from contract.core.stagedfile import StagedFile, write_atomic
 from contract.enrichment.engines import DEFAULT_ENGINE_VERSION, rules_of
 from contract.enrichment.format import Format, Reader
 from contract.enrichment.formats import registry as formats
 from contract.enrichment.rows import EnrichmentError, InputError, OptionError
-from contract.enrichment.runs.encoding import encode
+from contract.enrichment.runs.encoding import encode, resolve_schema
 from contract.enrichment.runs.parts import PartStore, parts_dir, run_state
 from contract.enrichment.runs.pool import run_bounded
 from contract.enrichment.runs.progress import Progress
 from contract.enrichment.runs.rejects import default_path as rejects_default
 from contract.enrichment.runs.rejects import rejects_text
 from contract.enrichment.targets import Source, Target, check_targets, naming
+from contract.features.extractors import ResolvedSchema
 from contract.features.rules import RuleSet
 
 FORMATS = formats.FILE_FORMATS
@@ -88,7 +88,7 @@ class Summary:
 class ChunkTask:
     source: str  # the input's format
     sink: str  # the output's format
-    schema_id: str
+    schema: ResolvedSchema  # the run's, resolved once at its start (its rule set: the asked release's)
     index: int
     payload: Any  # what the input format's reader cut (numbered JSONL lines, an Arrow table, …)
     first_line: int
@@ -96,7 +96,6 @@ class ChunkTask:
     rejects_path: Path
     target: Any = None  # the output's layout, from the output format (an Arrow schema for Parquet)
     weight: float = 0.0  # share of the input this chunk stands for (progress only)
-    rules: RuleSet | None = None  # the asked release's rule set, resolved once per run (None: the default's)
 
 
 @dataclass(frozen=True)
@@ -123,18 +122,16 @@ def resolve_formats(options: Options) -> tuple[str, str]:
     return found[0] or formats.DEFAULT, found[1] or formats.DEFAULT
 
 
-def _targets(options: Options, sink: Format) -> list[Target]:
-    companions = sink.companions(options.output, options.schema_id)
+def _targets(options: Options, sink: Format, schema: ResolvedSchema) -> list[Target]:
+    companions = sink.companions(options.output, schema)
     return [Target("output", options.output),
             Target("rejects file", options.rejects or rejects_default(options.output)),
             *(Target(companion.role, companion.path) for companion in companions)]
 
 
-def _check(options: Options) -> tuple[str, str, Reader]:
+def _check(options: Options, rules: RuleSet | None) -> tuple[ResolvedSchema, str, str, Reader]:
     """Every refusal before any work; the input opened (and checked by its format) last."""
-    if options.schema_id not in registry.feature_schemas():
-        known = ", ".join(registry.schema_ids())
-        raise OptionError(f"unknown feature schema {options.schema_id!r}; known: {known}")
+    schema = resolve_schema(options.schema_id, rules)
     for name, value in (("--jobs", options.jobs), ("--chunk-size", options.chunk_size),
                         ("the chunk byte budget", options.chunk_bytes)):
         if value < 1:
@@ -148,15 +145,14 @@ def _check(options: Options) -> tuple[str, str, Reader]:
     parts = parts_dir(options.output)
     resuming = options.resume and parts.is_dir()
     PartStore(options.output, "").check_free(options.resume)
-    check_targets([Source("input", options.input)], _targets(options, formats.get(sink)),
+    check_targets([Source("input", options.input)], _targets(options, formats.get(sink), schema),
                   replace=options.overwrite or resuming, parts=Target("parts directory", parts))
-    return source, sink, formats.get(source).open_reader(options.input, str(options.input))
+    return schema, source, sink, formats.get(source).open_reader(options.input, str(options.input))
 
 
 def run_chunk(task: ChunkTask) -> ChunkResult:
     """Enrich one chunk and store its parts (rejects first, rows last). Runs in a worker."""
-    encoded = encode(task.schema_id, task.source, task.sink, task.payload, first=task.first_line, target=task.target,
-                     rules=task.rules)
+    encoded = encode(task.schema, task.source, task.sink, task.payload, first=task.first_line, target=task.target)
     if encoded.rejects:
         with naming(task.rejects_path):
             write_atomic(task.rejects_path, rejects_text(encoded.rejects))
@@ -168,16 +164,16 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
 def enrich_file(options: Options) -> Summary:
     """Run (or resume) one file enrichment; see the module docstring for what is written when."""
     rules = rules_of(options.engine_version)  # once per run, before any work (a usage error otherwise)
-    source, sink, reader = _check(options)
+    schema, source, sink, reader = _check(options, rules)
     try:
-        target = formats.get(sink).target(options.schema_id, reader.carried, None)
+        target = formats.get(sink).target(schema, reader.carried, None)
         store = PartStore(options.output, formats.get(sink).PART_SUFFIX)
         state = run_state(options.schema_id, chunk_size=options.chunk_size, chunk_bytes=options.chunk_bytes,
                           fmt=source, out_fmt=sink, source=options.input,
                           engine=options.engine_version or DEFAULT_ENGINE_VERSION)
         done = store.open(state, options.resume)
         try:
-            return _run(options, (source, sink), reader, target=target, store=store, done=done, rules=rules)
+            return _run(options, (source, sink), reader, target=target, store=store, done=done, schema=schema)
         except InputError:
             store.remove()  # the input is broken: its chunks are worth nothing, and must not block a rerun
             raise
@@ -188,7 +184,7 @@ def enrich_file(options: Options) -> Summary:
 
 
 def _run(options: Options, names: tuple[str, str], reader: Reader, *, target: Any, store: PartStore,
-         done: set[int], rules: RuleSet | None) -> Summary:
+         done: set[int], schema: ResolvedSchema) -> Summary:
     source, sink = names
     progress = Progress(options.stderr or sys.stderr, quiet=options.quiet)
     fraction = 0.0
@@ -202,8 +198,8 @@ def _run(options: Options, names: tuple[str, str], reader: Reader, *, target: An
                 fraction += chunk.weight
                 progress.add(chunk.rows, 0, fraction, resumed=True)
                 continue
-            yield ChunkTask(source, sink, options.schema_id, index, chunk.payload, chunk.first,
-                            store.rows_path(index), store.rejects_path(index), target, chunk.weight, rules)
+            yield ChunkTask(source, sink, schema, index, chunk.payload, chunk.first,
+                            store.rows_path(index), store.rejects_path(index), target, chunk.weight)
 
     def finished(result: ChunkResult) -> None:
         nonlocal fraction
@@ -216,13 +212,14 @@ def _run(options: Options, names: tuple[str, str], reader: Reader, *, target: An
         progress.close()
     rejects_path = options.rejects or rejects_default(options.output)
     rows, rejected = _assemble(store, chunk_count, formats.get(sink), options, rejects_path=rejects_path,
-                               target=target)
+                               target=target, schema=schema)
     store.remove()
     return Summary(rows, rejected, progress.resumed, options.output, rejects_path)
 
 
 def _assemble(
-    store: PartStore, chunk_count: int, sink: Format, options: Options, *, rejects_path: Path, target: Any
+    store: PartStore, chunk_count: int, sink: Format, options: Options, *, rejects_path: Path, target: Any,
+    schema: ResolvedSchema
 ) -> tuple[int, int]:
     """Concatenate the parts into the rejects file, the format's companions (JSONL's metadata sidecar) and
     the output. All are written under temporary names first and renamed only when all are complete."""
@@ -236,7 +233,7 @@ def _assemble(
                     data = path.read_bytes()
                     rejected += data.count(b"\n")
                     handle.write(data)
-        for companion in sink.companions(options.output, options.schema_id):
+        for companion in sink.companions(options.output, schema):
             with _stage(companion.path, staged) as handle:
                 handle.write(companion.data)
         rows = 0

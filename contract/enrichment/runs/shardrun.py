@@ -41,19 +41,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from contract.core import registry
 from contract.core.oserrors import os_error_reason
 from contract.core.stagedfile import sync_path
 from contract.enrichment.engines import Engine, resolve
 from contract.enrichment.format import Encoded, Format, Writer
 from contract.enrichment.formats import registry as formats
 from contract.enrichment.rows import EnrichmentError, OptionError
-from contract.enrichment.runs.encoding import encode
+from contract.enrichment.runs.encoding import encode, resolve_schema
 from contract.enrichment.runs.pool import run_bounded
 from contract.enrichment.runs.progress import Progress
 from contract.enrichment.table import require_pyarrow
 from contract.enrichment.targets import naming
-from contract.features.rules import RuleSet
+from contract.features.extractors import ResolvedSchema, as_resolved
 
 SHARD_FORMAT = "training"  # what enrich-shards reads and writes (the registry's name for it)
 DEFAULT_SHARD_CHUNK_ROWS = 2000
@@ -118,10 +117,10 @@ def task_shards(shards: list[Path], index: int, count: int) -> list[Path]:
     return [shard for number, shard in enumerate(shards) if number % count == index - 1]
 
 
-def _check(options: ShardOptions) -> tuple[Engine, list[Path]]:
-    if options.schema_id not in registry.feature_schemas():
-        raise OptionError(f"unknown feature schema {options.schema_id!r}; known: {', '.join(registry.schema_ids())}")
+def _check(options: ShardOptions) -> tuple[ResolvedSchema, Engine, list[Path]]:
+    schema = resolve_schema(options.schema_id, None)  # the run's one look-up; an unknown id is a usage error
     engine = resolve(options.schema_id, options.engine_version, options.engine_recording)
+    schema = as_resolved(schema, engine.rules)  # the asked release's rule set travels with it
     for name, value in (("--jobs", options.jobs), ("the chunk size", options.chunk_size),
                         ("the chunk byte budget", options.chunk_bytes)):
         if value < 1:
@@ -144,11 +143,11 @@ def _check(options: ShardOptions) -> tuple[Engine, list[Path]]:
                                   " replace the raw ones of the same names: give another directory")
     elif not out.parent.is_dir():
         raise EnrichmentError(f"{out}: the directory it would be created in does not exist")
-    return engine, shards
+    return schema, engine, shards
 
 
-def _plan(options: ShardOptions, shards: list[Path], engine: str,
-          fmt: Format) -> tuple[list[Path], list[str], list[str]]:
+def _plan(options: ShardOptions, shards: list[Path], engine: str, fmt: Format,
+          schema: ResolvedSchema) -> tuple[list[Path], list[str], list[str]]:
     """The shards to write, the names kept (``--resume``) and those written again because their input
     changed since (``--resume``); other existing outputs refused up front."""
     todo: list[Path] = []
@@ -168,11 +167,11 @@ def _plan(options: ShardOptions, shards: list[Path], engine: str,
             raise EnrichmentError(f"{target}: the output exists; pass --overwrite to replace it, or --resume to"
                                   " keep the finished shards and write the others")
         rows = _input_rows(fmt, shard)
-        why = fmt.finished(target, options.schema_id, engine, rows)
+        why = fmt.finished(target, schema, engine, rows)
         if why is not None:
             raise EnrichmentError(f"{target}: exists but is not this run's finished shard ({why});"
                                   " pass --overwrite to replace it")
-        if fmt.finished(target, options.schema_id, engine, rows, source=shard) is not None:
+        if fmt.finished(target, schema, engine, rows, source=shard) is not None:
             todo.append(shard)  # these settings, but made from other input bytes (or none recorded): redo it
             stale.append(shard.name)
             continue
@@ -192,20 +191,19 @@ def _input_rows(fmt: Format, shard: Path) -> int:
 
 @dataclass(frozen=True)
 class ChunkTask:
-    schema_id: str
+    schema: ResolvedSchema  # the run's, resolved once at its start (with the asked release's rule set)
     format: str
     shard: int
     index: int
     payload: Any
     first: int
     target: Any
-    rules: RuleSet | None = None  # the asked release's rule set (None: the default release's)
 
 
 def run_chunk(task: ChunkTask) -> tuple[int, int, Encoded]:
     """Decode, check and enrich one chunk (runs in a worker): ``(shard, index, encoded chunk)``."""
-    return task.shard, task.index, encode(task.schema_id, task.format, task.format, task.payload,
-                                          first=task.first, target=task.target, rules=task.rules)
+    return task.shard, task.index, encode(task.schema, task.format, task.format, task.payload,
+                                          first=task.first, target=task.target)
 
 
 class _Shard:
@@ -265,15 +263,15 @@ class _Shard:
 def enrich_shards(options: ShardOptions) -> ShardSummary:
     """Run ``enrich-shards`` (see the module docstring)."""
     started = time.monotonic()
-    engine, shards = _check(options)
+    schema, engine, shards = _check(options)
     options.output_dir.mkdir(exist_ok=True)
     locks = _locks(options.output_dir, options.task) if options.lock else []
     try:
         if locks:  # no other run writes these shards: what an interrupted run left half-written can go
             _remove_stale_temporaries(options.output_dir, [shard.name for shard in shards])
         fmt = formats.get(SHARD_FORMAT)
-        todo, kept, stale = _plan(options, shards, engine.version, fmt)
-        summary = _run(options, engine, fmt, todo=todo, kept=kept, started=started)
+        todo, kept, stale = _plan(options, shards, engine.version, fmt, schema)
+        summary = _run(options, (schema, engine), fmt, todo=todo, kept=kept, started=started)
         summary.stale.extend(stale)
         return summary
     finally:
@@ -343,9 +341,10 @@ def _locks(directory: Path, task: tuple[int, int] | None) -> list[int]:
     return [fd, own]
 
 
-def _run(options: ShardOptions, engine: Engine, fmt: Format, *, todo: list[Path], kept: list[str],
-         started: float) -> ShardSummary:
+def _run(options: ShardOptions, run: tuple[ResolvedSchema, Engine], fmt: Format, *, todo: list[Path],
+         kept: list[str], started: float) -> ShardSummary:
     pa = require_pyarrow()
+    schema, engine = run
     progress = Progress(options.stderr or sys.stderr, quiet=options.quiet, label="enrich-shards")
     total = max(sum(max(_input_rows(fmt, shard), 0) for shard in todo), 1)
     states: list[_Shard] = []
@@ -366,14 +365,14 @@ def _run(options: ShardOptions, engine: Engine, fmt: Format, *, todo: list[Path]
             try:
                 reader = fmt.open_reader(source, str(source))
                 try:
-                    state.layout = fmt.stamped(fmt.target(options.schema_id, reader.carried, engine.version),
+                    state.layout = fmt.stamped(fmt.target(schema, reader.carried, engine.version),
                                                engine.vouched_by)
                     count = 0
                     for count, chunk in enumerate(reader.chunks(options.chunk_size, options.chunk_bytes), start=1):
                         if state.error is not None:
                             break
-                        yield ChunkTask(options.schema_id, SHARD_FORMAT, number, count - 1, chunk.payload,
-                                        chunk.first, state.layout, engine.rules)
+                        yield ChunkTask(schema, SHARD_FORMAT, number, count - 1, chunk.payload,
+                                        chunk.first, state.layout)
                 finally:
                     reader.close()
                 if state.error is None:

@@ -25,6 +25,7 @@ from contract.enrichment.rows import ERROR_FIELD, FEATURES_FIELD
 from contract.enrichment.runs.pipeline import DEFAULT_CHUNK_BYTES
 from contract.enrichment.runs.rejects import default_path, rejects_text
 from contract.enrichment.table import features_type, require_pyarrow, split_enriched
+from contract.features.extractors import ResolvedSchema, as_resolved
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -38,7 +39,8 @@ def read_shard(path: str | Path) -> Any:
     return parquetfile.read_plain_table(Path(path)).to_pandas(types_mapper=pd.ArrowDtype)
 
 
-def write_shard(enriched: Any, source: str | Path, output: str | Path, schema_id: str, chunk_size: int) -> int:
+def write_shard(enriched: Any, source: str | Path, output: str | Path, schema_id: str | ResolvedSchema,
+                chunk_size: int) -> int:
     """Write an enriched shard and its rejects file as the CLI would; return the number of rejects.
 
     Row groups are cut where the CLI cuts chunks: ``chunk_size`` rows, fewer for wide rows
@@ -46,26 +48,28 @@ def write_shard(enriched: Any, source: str | Path, output: str | Path, schema_id
     decoded-byte budget (:mod:`contract.enrichment.parquet.budget`)."""
     source_path, output_path = Path(source), Path(output)
     rows = parquetfile.rows_per_chunk(source_path, chunk_size, DEFAULT_CHUNK_BYTES)
-    rejects = write_enriched(enriched, output_path, schema_id, parquet.input_schema(source_path),
+    rejects = write_enriched(enriched, output_path, as_resolved(schema_id), parquet.input_schema(source_path),
                              chunk_size=rows, chunk_bytes=DEFAULT_CHUNK_BYTES)
     write_atomic(default_path(output_path), rejects_text(rejects))
     return len(rejects)
 
 
 def write_enriched(
-    enriched: Any, path: Path, schema_id: str, source: pa.Schema, *, chunk_size: int, chunk_bytes: int
+    enriched: Any, path: Path, schema_id: str | ResolvedSchema, source: pa.Schema, *, chunk_size: int,
+    chunk_bytes: int
 ) -> list[Reject]:
     """Write an already-enriched whole shard (``enrich_table`` output) exactly as the CLI would.
 
     ``enriched`` may be a pyarrow Table or a pandas DataFrame (a Dask partition); ``source`` is the
     shard's input Arrow schema. Row groups follow the same cut over *input* rows as the chunked path
     (``chunk_size`` rows, ``chunk_bytes`` decoded bytes), so the bytes are identical. Returns the
-    rejects, with 1-based row numbers.
+    rejects, with 1-based row numbers. ``schema_id``: an id (looked up once) or a resolved schema (none).
     """
     pa = require_pyarrow()
-    target = parquet.output_schema(source, schema_id)
+    schema = as_resolved(schema_id)
+    target = parquet.output_schema(source, schema)
     if not isinstance(enriched, pa.Table):
-        with_error = source.remove_metadata().append(pa.field(FEATURES_FIELD, features_type(schema_id)))
+        with_error = source.remove_metadata().append(pa.field(FEATURES_FIELD, features_type(schema)))
         with_error = with_error.append(pa.field(ERROR_FIELD, pa.string()))
         enriched = pa.Table.from_pandas(enriched, schema=with_error, preserve_index=False)
     output = parquetfile.ParquetOutput(path, target)

@@ -30,8 +30,7 @@ from contract.enrichment.runs.encoding import encode, enrich_batch
 from contract.enrichment.runs.pipeline import DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_SIZE
 from contract.enrichment.targets import Source, Target, check_targets, naming
 from contract.features.dfen import quote
-from contract.features.extractors import schema
-from contract.features.rules import RuleSet
+from contract.features.extractors import ResolvedSchema, as_resolved, resolve
 
 
 @dataclass(frozen=True)
@@ -96,8 +95,8 @@ def _format(path: Path | None) -> str:
 
 def enrich_stream(options: StreamOptions) -> StreamSummary:
     """Run one streaming extraction; rejected rows are reported on ``options.errors`` as they come."""
-    schema(options.schema_id)  # an unknown id refuses before anything is read or created
-    rules = rules_of(options.engine_version)  # so does an engine version without known rules
+    schema = resolve(options.schema_id)  # once per run; an unknown id refuses before anything is read or created
+    schema = as_resolved(schema, rules_of(options.engine_version))  # so does an engine version without known rules
     source, sink = _format(options.input), _format(options.output)
     errors = options.errors or sys.stderr
     with ExitStack() as stack:
@@ -109,7 +108,7 @@ def enrich_stream(options: StreamOptions) -> StreamSummary:
             if reader is not None and options.input is None:
                 sources.append(Source("input", None, fd=_fileno(_stdin(options))))
             check_targets(sources, [Target("output", options.output)], replace=options.overwrite)
-        target = formats.get(sink).target(options.schema_id, reader.carried if reader is not None else None, None)
+        target = formats.get(sink).target(schema, reader.carried if reader is not None else None, None)
         name = "stdout" if options.output is None else str(options.output)
         with naming(Path(name)):
             writer = formats.get(sink).open_writer(options.output or _stdout(options), target)
@@ -121,7 +120,7 @@ def enrich_stream(options: StreamOptions) -> StreamSummary:
 
         stack.callback(abandon)
         rows = rejected = 0
-        for encoded, label in _encoded(options, (source, sink), reader, target, rules):
+        for encoded, label in _encoded(options, (source, sink), reader, target, schema):
             with naming(Path(name)):
                 writer.write(encoded.rows)
             rows += encoded.accepted
@@ -162,7 +161,7 @@ def _open_reader(options: StreamOptions, source: str) -> Reader | None:
 
 
 def _encoded(
-    options: StreamOptions, names: tuple[str, str], reader: Reader | None, target: Any, rules: RuleSet | None
+    options: StreamOptions, names: tuple[str, str], reader: Reader | None, target: Any, schema: ResolvedSchema
 ) -> Iterator[tuple[Encoded, str]]:
     source, sink = names
     output: Format = formats.get(sink)
@@ -170,8 +169,7 @@ def _encoded(
         row: dict[str, Any] = {"id": "fen" if options.row_id is None else options.row_id, "fen": options.fen}
         if options.side:
             row["side"] = options.side
-        yield enrich_batch(options.schema_id, Batch([row], [0]), output, target, rules), "--fen"
+        yield enrich_batch(schema, Batch([row], [0]), output, target), "--fen"
         return
     for chunk in reader.chunks(DEFAULT_CHUNK_SIZE, DEFAULT_CHUNK_BYTES):
-        yield (encode(options.schema_id, source, sink, chunk.payload, first=chunk.first, target=target, rules=rules),
-               reader.label)
+        yield (encode(schema, source, sink, chunk.payload, first=chunk.first, target=target), reader.label)

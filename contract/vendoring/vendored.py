@@ -19,15 +19,14 @@ import contextlib
 import errno
 import hashlib
 import os
-import shutil
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from contract import __version__
 from contract.core.arguments import unusable_path
 from contract.core.oserrors import os_error_reason
+from contract.core.record import Record
 from contract.core.refusal import Refusal
 from contract.core.resources import data_root, is_checkout
 from contract.core.stagedfile import sync_path, temporary_sibling
@@ -47,8 +46,7 @@ from contract.vendoring.messages import say
 from contract.vendoring.walk import Inside, Tree
 
 
-@dataclass(frozen=True)
-class Vendored:
+class Vendored(Record):
     directory: Path
     written: tuple[str, ...]
     removed: tuple[str, ...]
@@ -58,8 +56,7 @@ class Vendored:
     adopted: tuple[str, ...] = ()  # there before, byte-identical to what vendor writes: now in the lock
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(Record):
     """One problem of a vendored copy: the file (relative name), a stable kind and the text printed."""
 
     file: str
@@ -140,6 +137,8 @@ def _write_all(tree: Tree, contents: dict[str, bytes], shown: Path, digests: dic
 
 
 def _vendor_new(directory: Path, layout: Layout, contents: dict[str, bytes]) -> Vendored | Refusal:
+    import shutil  # here, not at the top: ``vendor --check`` never removes a staged copy (issue 35)
+
     try:
         directory.parent.mkdir(parents=True, exist_ok=True)
         staged = temporary_sibling(directory)
@@ -172,8 +171,7 @@ def _vendor_new(directory: Path, layout: Layout, contents: dict[str, bytes]) -> 
     return Vendored(directory, tuple(digests), (), (), layout.name)
 
 
-@dataclass(frozen=True)
-class _Survey:
+class _Survey(Record):
     """What an update finds before it writes: files replaced (edited locally) and adopted (identical)."""
 
     replaced: list[str]
@@ -362,8 +360,7 @@ def _file_problem(directory: Path, name: str, locked: dict[str, str], kit: dict[
     return None
 
 
-@dataclass(frozen=True)
-class Checked:
+class Checked(Record):
     """What :func:`check` found: the lock's layout and every problem, by file name."""
 
     layout: str

@@ -28,9 +28,9 @@ from contract.core.arguments import unusable_path
 from contract.core.oserrors import os_error_reason
 from contract.core.record import Record
 from contract.core.refusal import Refusal
+from contract.core.regularfile import sha256_and_match
 from contract.core.resources import data_root, is_checkout
 from contract.core.stagedfile import sync_path, temporary_sibling
-from contract.vendoring.files import file_sha256
 from contract.vendoring.layout import (
     KIT_LAYOUT,
     LOCK_NAME,
@@ -41,7 +41,7 @@ from contract.vendoring.layout import (
     planned_bytes,
     read_layout,
 )
-from contract.vendoring.lock import Lock, digests_of, lock_bytes, lock_document, read_lock
+from contract.vendoring.lock import Lock, lock_bytes, lock_document, read_lock
 from contract.vendoring.messages import say
 from contract.vendoring.walk import Inside, Tree
 
@@ -325,12 +325,15 @@ def _in_kit_data(target: Path) -> bool:
     return False
 
 
-def _installed(layout: Layout) -> dict[str, str]:
+def _installed(layout: Layout) -> dict[str, bytes]:
+    """The bytes the installed kit writes for each file of ``layout``: each copy is compared with them while it
+    is hashed for its lock (a copy that matches its lock matches the kit exactly when its bytes are the kit's),
+    so the kit's own files are read but not hashed."""
     planned = plan(layout)
-    return {} if isinstance(planned, Refusal) else digests_of(planned)
+    return {} if isinstance(planned, Refusal) else {item.name: planned_bytes(item) for item in planned}
 
 
-def _file_problem(directory: Path, name: str, locked: dict[str, str], kit: dict[str, str]) -> Problem | None:
+def _file_problem(directory: Path, name: str, locked: dict[str, str], kit: dict[str, bytes]) -> Problem | None:
     path = directory / name
     try:
         found = _path_problem(directory, name)
@@ -348,14 +351,14 @@ def _file_problem(directory: Path, name: str, locked: dict[str, str], kit: dict[
     if not _exists(path):
         return Problem(name, "missing", say("problem.missing"))
     try:
-        actual = file_sha256(path)
+        actual, as_the_kit = sha256_and_match(path, kit.get(name))
     except OSError as exc:
         return Problem(name, "unreadable", say("problem.unreadable", reason=os_error_reason(exc)))
     if actual != locked[name]:
         return Problem(name, "edited", say("problem.edited", lock=LOCK_NAME))
     if name not in kit:
         return Problem(name, "notInKit", say("problem.notInKit", version=__version__))
-    if kit[name] != locked[name]:
+    if not as_the_kit:  # the copy holds what its lock records, and the kit holds something else
         return Problem(name, "differs", say("problem.differs", version=__version__))
     return None
 

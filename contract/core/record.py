@@ -75,8 +75,7 @@ class Record:
     def __init_subclass__(cls, *, frozen: bool = True, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         specs = dict(cls._record_specs)
-        own = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 - inspect is what this module avoids
-        for name, annotation in own.items():
+        for name, annotation in cls.__annotations__.items():  # this class's own (Python 3.10 and later)
             if _is_class_variable(annotation):
                 continue
             value = cls.__dict__.get(name, _MISSING)

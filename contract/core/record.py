@@ -71,6 +71,7 @@ class Record:
     _record_specs: ClassVar[dict[str, _Attribute]] = {}
     _record_compared: ClassVar[tuple[str, ...]] = ()
     _record_shown: ClassVar[tuple[str, ...]] = ()
+    _record_post_init: ClassVar[bool] = False
 
     def __init_subclass__(cls, *, frozen: bool = True, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -97,6 +98,7 @@ class Record:
         cls._record_fields = tuple(specs)
         cls._record_compared = tuple(name for name, spec in specs.items() if spec.compare)
         cls._record_shown = tuple(name for name, spec in specs.items() if spec.shown)
+        cls._record_post_init = hasattr(cls, "__post_init__")
         setattr(cls, "__match_args__", cls._record_fields)  # noqa: B010 - mypy knows no __match_args__ here
         if frozen:
             cls.__setattr__ = Record.__setattr__  # type: ignore[method-assign]
@@ -113,28 +115,27 @@ class Record:
         if len(args) > len(names):
             raise TypeError(f"{kind.__qualname__}() takes {len(names)} positional arguments but {len(args)} "
                             "were given")
-        values = dict(zip(names, args, strict=False))
+        state = self.__dict__
+        state.update(zip(names, args, strict=False))
         for name, value in kwargs.items():
             if name not in kind._record_specs:
                 raise TypeError(f"{kind.__qualname__}() got an unexpected keyword argument {name!r}")
-            if name in values:
+            if name in state:
                 raise TypeError(f"{kind.__qualname__}() got multiple values for argument {name!r}")
-            values[name] = value
-        state = self.__dict__
-        for name in names:
-            if name in values:
-                state[name] = values[name]
-                continue
-            spec = kind._record_specs[name]
-            if spec.factory is not None:
-                state[name] = spec.factory()
-            elif spec.default is not _MISSING:
-                state[name] = spec.default
-            else:
-                raise TypeError(f"{kind.__qualname__}() missing 1 required argument: {name!r}")
-        post_init = getattr(self, "__post_init__", None)
-        if post_init is not None:
-            post_init()
+            state[name] = value
+        if len(state) < len(names):  # defaults, in field order
+            for name in names:
+                if name in state:
+                    continue
+                spec = kind._record_specs[name]
+                if spec.factory is not None:
+                    state[name] = spec.factory()
+                elif spec.default is not _MISSING:
+                    state[name] = spec.default
+                else:
+                    raise TypeError(f"{kind.__qualname__}() missing 1 required argument: {name!r}")
+        if kind._record_post_init:
+            self.__post_init__()  # type: ignore[attr-defined]
 
     def _record_key(self) -> tuple[Any, ...]:
         return tuple(self.__dict__[name] for name in self._record_compared)

@@ -8,6 +8,9 @@ Three things plain :class:`argparse.ArgumentParser` does not do:
 - every ``--help`` ends with the exit-code table of :mod:`contract.core.exitcodes`, whatever the
   command's own epilog says;
 - usage errors exit with :data:`~contract.core.exitcodes.EXIT_USAGE`.
+
+And one thing it does not pay for: registering an option does not ask for the terminal's width (see
+:meth:`ContractParser._get_formatter`; start-up, issue 35).
 """
 
 from __future__ import annotations

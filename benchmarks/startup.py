@@ -13,6 +13,10 @@ module at install time; an environment with ``PYTHONDONTWRITEBYTECODE`` set (as 
 project's own shells set it) would make every run compile the kit's sources again — 30-80 ms per command
 here, none of it the kit's start-up. So the children run without that variable, after one untimed pass that
 writes the caches (for an editable install, into the checkout's ``__pycache__`` directories).
+
+Before and after a change, on the same machine at the same time: the children inherit the environment, so
+``PYTHONPATH=/tmp/before python benchmarks/startup.py`` (``/tmp/before`` a ``git archive`` of the older tree)
+measures the older code with the same console script and baseline.
 """
 
 from __future__ import annotations

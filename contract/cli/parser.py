@@ -8,18 +8,23 @@ Three things plain :class:`argparse.ArgumentParser` does not do:
 - every ``--help`` ends with the exit-code table of :mod:`contract.core.exitcodes`, whatever the
   command's own epilog says;
 - usage errors exit with :data:`~contract.core.exitcodes.EXIT_USAGE`.
+
+And one thing it does not pay for: registering an option does not ask for the terminal's width (see
+:meth:`ContractParser._get_formatter`; start-up, issue 35).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 from contract.core.exitcodes import EXIT_USAGE, exit_code_help
 
 EXIT_TABLE_TITLE = "exit codes:"
+_REGISTERING_WIDTH = 80  # the width of the formatters argparse builds only to check a metavar while registering
 
 
 class ContractParser(argparse.ArgumentParser):
@@ -48,6 +53,30 @@ class ContractParser(argparse.ArgumentParser):
             message += f" (did you mean {said}?)"
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        with self._building():
+            return super().add_argument(*args, **kwargs)
+
+    def add_subparsers(self, **kwargs: Any) -> Any:  # typeshed overloads it on parser_class
+        with self._building():
+            return super().add_subparsers(**kwargs)
+
+    @contextlib.contextmanager
+    def _building(self) -> Iterator[None]:
+        self._measuring = False
+        try:
+            yield
+        finally:
+            self._measuring = True
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        """While a command is registered, argparse builds a formatter for each option only to check its metavar
+        (and the subcommands' prog): a fixed width then, where the terminal's width, which imports
+        :mod:`shutil` (with ``bz2``, ``lzma``, ``fnmatch``: ~3 ms a run), matters only to the text printed."""
+        if getattr(self, "_measuring", True):
+            return super()._get_formatter()
+        return self.formatter_class(prog=self.prog, width=_REGISTERING_WIDTH)  # type: ignore[call-arg]
 
     def format_help(self) -> str:
         text = super().format_help()

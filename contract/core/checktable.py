@@ -27,13 +27,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from dataclasses import field as attribute
 from functools import cache
 from typing import Any, Final, Generic, TypeVar
 
 from contract.core import formatversion
 from contract.core.errors import CheckTableError
+from contract.core.record import Record, attribute
 from contract.core.resources import schema_dir
 
 S = TypeVar("S")
@@ -42,8 +41,7 @@ Fields = Mapping[str, object]
 PASS: None = None
 
 
-@dataclass(frozen=True)
-class Failure:
+class Failure(Record):
     """The first failing check: its code and the message with the fields filled in."""
 
     code: str
@@ -51,24 +49,21 @@ class Failure:
     field: str | None = None
 
 
-@dataclass(frozen=True)
-class Check(Generic[S]):
+class Check(Record, Generic[S]):
     code: str
     test: Callable[[S], Fields | None]
     message: str
     field: str | None = None
 
 
-@dataclass(frozen=True)
-class Within(Generic[S]):
+class Within(Record, Generic[S]):
     """Run ``checks`` on ``select(subject)``."""
 
     select: Callable[[S], Any]
     checks: Sequence[Entry[Any]]
 
 
-@dataclass(frozen=True)
-class ForEach(Generic[S]):
+class ForEach(Record, Generic[S]):
     """Run ``checks`` on each item of ``items(subject)``, one item at a time."""
 
     items: Callable[[S], Iterable[Any]]
@@ -167,8 +162,7 @@ def literal_parts(template: str) -> list[str]:
     return parts
 
 
-@dataclass(frozen=True)
-class TableEntry:
+class TableEntry(Record):
     """One entry as a table file states it: a check, an ``each`` group run per item, or a ``within``
     entry running another family of the same table on one part of the subject."""
 
@@ -228,8 +222,7 @@ def _codes(file: str) -> dict[str, TableEntry]:
     return {entry.code: entry for family in _document(file)["families"] for entry in _flatten(_family(file, family))}
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(Record):
     """One table file under ``schema/`` (all share ``check-table.schema.json``); codes are unique in it."""
 
     file: str

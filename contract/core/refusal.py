@@ -12,13 +12,11 @@ the check concerns one field of a contract file, that field as a JSON pointer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from contract.core.checktable import render, render_pointer, table_entry
+from contract.core.record import Record
 
 
-@dataclass(frozen=True)
-class Refusal:
+class Refusal(Record):
     """Why something was not accepted. ``message`` is the exact text a user sees."""
 
     message: str

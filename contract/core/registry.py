@@ -7,17 +7,16 @@ repeats them. ``FEATURE_SCHEMAS`` maps each id to a :class:`FeatureSchema`.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import cache
 
 from contract.core import formatversion
+from contract.core.record import Record
 from contract.core.resources import schema_dir
 
 REGISTRY_FILE = "feature-schemas.json"
 
 
-@dataclass(frozen=True)
-class FeatureSchema:
+class FeatureSchema(Record):
     id: str
     width: int
     columns: tuple[str, ...]

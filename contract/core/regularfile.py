@@ -43,11 +43,21 @@ def open_regular(path: Path) -> BinaryIO:
 
 def sha256_file(path: Path) -> str:
     """Lowercase hex SHA-256 of a file, streamed in 64 KiB buffers (raises OSError)."""
+    return sha256_and_match(path, None)[0]
+
+
+def sha256_and_match(path: Path, expected: bytes | None) -> tuple[str, bool]:
+    """The file's SHA-256 (as :func:`sha256_file`) and whether its bytes are ``expected``, in one streamed read:
+    comparing with bytes already in memory costs far less than hashing them too."""
     digest = hashlib.sha256()
+    same, offset = expected is not None, 0
     with open_regular(path) as handle:
         while chunk := handle.read(DIGEST_BUFFER):
             digest.update(chunk)
-    return digest.hexdigest()
+            # bytes slices compare with memcmp (a memoryview's compare item by item, ~40 times slower)
+            same = same and expected is not None and expected[offset:offset + len(chunk)] == chunk
+            offset += len(chunk)
+    return digest.hexdigest(), same and expected is not None and offset == len(expected)
 
 
-__all__ = ["DIGEST_BUFFER", "open_regular", "sha256_file"]
+__all__ = ["DIGEST_BUFFER", "open_regular", "sha256_and_match", "sha256_file"]

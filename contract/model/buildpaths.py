@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Final
 
 from contract.core.checktable import CONTRACT_TABLE
 from contract.core.consoletext import console_text
+from contract.core.record import Record
 from contract.model.onnxwire import scan
 
 ABSOLUTE_PATH: Final = re.compile(
@@ -35,8 +35,7 @@ ABSOLUTE_PATH: Final = re.compile(
 SHOWN: Final = 120  # characters of a path shown in the warning
 
 
-@dataclass(frozen=True)
-class BuildPath:
+class BuildPath(Record):
     """One metadata key holding an absolute path: where, which key, how many places, the first path."""
 
     place: str  # "model", "graph 'main'", "node", "function 'f'"

@@ -22,7 +22,6 @@ import hashlib
 import operator
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, Final
@@ -38,6 +37,7 @@ from contract.core.checktable import (
     table_entry,
     table_family,
 )
+from contract.core.record import Record, attribute
 from contract.core.refusal import Refusal
 from contract.core.resources import grammar_dir
 
@@ -59,13 +59,12 @@ class Outcome(StrEnum):
     INVALID_ENGINE_VERSION = "invalid-engine-version"
 
 
-@dataclass(frozen=True)
-class Compatibility:
+class Compatibility(Record):
     outcome: Outcome
     message: str | None  # None exactly when satisfied
     # The check-table code; None exactly when satisfied. Outcome and message determine it, so equality
     # compares those two only.
-    code: str | None = field(default=None, compare=False)
+    code: str | None = attribute(default=None, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -160,8 +159,7 @@ def parse_constraint(text: str) -> list[tuple[str, Version]]:
             for node in tree.children if isinstance(node, Tree)]
 
 
-@dataclass
-class Question:
+class Question(Record, frozen=False):
     """State threaded through the engineCompatibility family of the check table."""
 
     constraint: str

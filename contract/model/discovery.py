@@ -27,11 +27,11 @@ import glob
 import json
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from contract.core.oserrors import os_error_reason
+from contract.core.record import Record
 from contract.core.refusal import Refusal, refusal
 from contract.model.package import MANIFEST_FILE_NAME, MODEL_FILE_NAME
 
@@ -42,8 +42,7 @@ LOCK_FILE_NAME: Final = "dicechess-contract.lock.json"
 SKIPPED_NAMES: Final = frozenset({"node_modules", "__pycache__"})
 
 
-@dataclass(frozen=True)
-class Discovery:
+class Discovery(Record):
     """The packages found (sorted, as paths relative to the current directory when given so) or why not."""
 
     packages: tuple[Path, ...]

@@ -46,6 +46,7 @@ from contract.core.checktable import (
     require_codes,
     table_family,
 )
+from contract.core.record import Record
 from contract.core.refusal import Refusal
 from contract.core.registry import FeatureSchema, feature_schemas
 from contract.model import compatibility
@@ -64,14 +65,14 @@ SHA256_HEX: Final = re.compile(r"[0-9a-fA-F]{64}")
 DEFAULT_TEMPERATURE: Final = manifest_fields().field("calibration").properties[0].default
 
 
-@dataclass(frozen=True)
-class Calibration:
+class Calibration(Record):
     temperature: float = DEFAULT_TEMPERATURE
     brier_score: float | None = None
     log_loss: float | None = None
     calibrated_on: str | None = None
 
 
+# A dataclass still, not a Record: callers derive one manifest from another with dataclasses.replace.
 @dataclass(frozen=True)
 class Manifest:
     """A manifest that passed every check, with the version's defaults filled in."""
@@ -93,8 +94,7 @@ class Manifest:
     values: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # every field, as read
 
 
-@dataclass(frozen=True)
-class ManifestResult:
+class ManifestResult(Record):
     manifest: Manifest | None
     refusal: Refusal | None
 
@@ -107,8 +107,7 @@ class ManifestResult:
         return None if self.refusal is None else self.refusal.message
 
 
-@dataclass
-class _Reading:
+class _Reading(Record, frozen=False):
     """State threaded through the check table."""
 
     raw: Any
@@ -117,8 +116,7 @@ class _Reading:
     version: str | None = None
 
 
-@dataclass(frozen=True)
-class _At:
+class _At(Record):
     """One field of the reading (None for the checks on the whole document)."""
 
     reading: _Reading

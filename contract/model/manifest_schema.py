@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final
 
 from contract.core import formatversion
+from contract.core.record import Record
 from contract.core.registry import feature_schemas
 from contract.core.resources import schema_dir
 
@@ -46,8 +46,7 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
 
-@dataclass(frozen=True)
-class PropertySpec:
+class PropertySpec(Record):
     """A property of an object-typed field (``calibration.temperature``)."""
 
     name: str
@@ -55,8 +54,7 @@ class PropertySpec:
     default: Any = None
 
 
-@dataclass(frozen=True)
-class ManifestField:
+class ManifestField(Record):
     """One field of ``manifest-fields.json``."""
 
     name: str
@@ -85,8 +83,7 @@ class ManifestField:
                    for v in manifest_fields().versions if version_key(v) < version_key(version))
 
 
-@dataclass(frozen=True)
-class ManifestFields:
+class ManifestFields(Record):
     version: str
     versions: tuple[str, ...]
     lists: Mapping[str, tuple[str, ...]]
@@ -134,8 +131,7 @@ def manifest_fields() -> ManifestFields:
     )
 
 
-@dataclass(frozen=True)
-class ManifestVersion:
+class ManifestVersion(Record):
     version: str
     rules: dict[str, FieldRule]
 

@@ -22,8 +22,9 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Final
+
+from contract.core.record import Record, attribute
 
 MAX_DEPTH: Final = 100  # the protobuf reader's default recursion limit
 
@@ -86,8 +87,7 @@ _TENSOR_EXTERNAL_DATA: Final = 13
 _EXTERNAL: Final = 1
 
 
-@dataclass(frozen=True)
-class MetadataText:
+class MetadataText(Record):
     """One metadata text of the graph: the message holding it (``NodeProto``, its name), where that message is
     (``graph 'main' node 'n1'``), the key (a ``metadata_props`` key, or ``doc_string``) and the text."""
 
@@ -99,12 +99,11 @@ class MetadataText:
     offset: int  # where the holding message starts in the bytes: texts sort in document order
 
 
-@dataclass
-class WireScan:
+class WireScan(Record, frozen=False):
     """What the scan found: the first tensor keeping external data, and every metadata text."""
 
     external: str | None = None
-    texts: list[MetadataText] = field(default_factory=list)
+    texts: list[MetadataText] = attribute(default_factory=list)
 
 
 class _Malformed(Exception):

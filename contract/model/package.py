@@ -17,13 +17,13 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Final
 
 from contract.core.arguments import not_a_path, not_a_string
 from contract.core.errors import ContractError
 from contract.core.oserrors import os_error_reason
+from contract.core.record import Record, attribute
 from contract.core.refusal import Refusal, refusal
 from contract.core.regularfile import open_regular
 from contract.core.strictjson import MAX_BYTES
@@ -137,8 +137,7 @@ def read_model(path: Path, root: Path | None = None) -> bytes:
         return data
 
 
-@dataclass(frozen=True)
-class ModelPackage:
+class ModelPackage(Record):
     """A package whose manifest passed every check and whose model matches its digest.
 
     ``model_bytes`` are the bytes that were digested; a session is built from them, never by reopening
@@ -150,9 +149,9 @@ class ModelPackage:
     manifest: Manifest
     engine_version: str
     # The paths as the caller wrote them, rendered as the engine renders them (message prefixes).
-    model_text: str = field(default="", compare=False)
-    manifest_text: str = field(default="", compare=False)
-    model_bytes: bytes = field(default=b"", compare=False, repr=False)
+    model_text: str = attribute(default="", compare=False)
+    manifest_text: str = attribute(default="", compare=False)
+    model_bytes: bytes = attribute(default=b"", compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.model_text:

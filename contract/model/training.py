@@ -17,12 +17,12 @@ are the ``training`` family of ``schema/check-table.json``; the values they acce
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Final
 
 from contract.core.checktable import CONTRACT_TABLE, PASS, Fields, first_failure
+from contract.core.record import Record
 from contract.core.refusal import Refusal
 from contract.model.modelcard import CARD_FILE_NAME
 from contract.model.package import ModelPackage, path_text
@@ -33,8 +33,7 @@ TRAINING_MAX_OPSET: Final = 18  # MAX_OPSET of each of those contracts
 DEFAULT_DOMAINS: Final = ("", "ai.onnx")
 
 
-@dataclass(frozen=True)
-class Admission:
+class Admission(Record):
     """A package the engine serves, with the directory it was loaded from."""
 
     directory: Path

@@ -15,6 +15,7 @@ gives ``NAME: VERSION``, and a JSON object with a top-level ``version`` or ``for
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path, PurePosixPath
 from typing import Final
@@ -28,19 +29,26 @@ _NAMED_VERSION: Final = re.compile(r"^(?P<name>.+?)-(?P<version>[0-9]+(?:\.[0-9]
 _VERSION_KEYS: Final = ("version", "formatVersion")
 
 
-def _wanted(base: Path, path: Path) -> bool:
-    hidden = any(part.startswith(".") or part == "__pycache__" for part in path.relative_to(base).parts)
-    return not hidden and path.is_file()
+def _hidden(part: str) -> bool:
+    return part.startswith(".") or part == "__pycache__"
 
 
 def contract_files(root: Path | None = None) -> list[str]:
-    """Every vendored file of ``root`` (default: the installed kit's data) as sorted POSIX paths."""
+    """Every vendored file of ``root`` (default: the installed kit's data) as sorted POSIX paths: the regular
+    files (or links to one) under each tree, none in or under a hidden or ``__pycache__`` directory. Linked
+    directories are not entered (as ``Path.rglob`` does not); ``os.walk`` rather than ``rglob``, which builds a
+    ``Path`` per entry: this runs on every ``vendor --check`` (issue 35)."""
     base = data_root() if root is None else root
     found: list[str] = []
     for tree in VENDORED_TREES:
         directory = base / tree
-        if directory.is_dir():
-            found += [p.relative_to(base).as_posix() for p in directory.rglob("*") if _wanted(base, p)]
+        if not directory.is_dir():
+            continue
+        for folder, folders, names in os.walk(directory):
+            folders[:] = [name for name in folders if not _hidden(name)]
+            prefix = PurePosixPath(tree, *Path(folder).relative_to(directory).parts)
+            found += [str(prefix / name) for name in names
+                      if not _hidden(name) and os.path.isfile(os.path.join(folder, name))]
     found += [name for name in VENDORED_FILES if (base / name).is_file()]
     return sorted(found)
 

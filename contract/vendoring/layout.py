@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Final
 
 from contract.core.cappedread import read_capped
+from contract.core.record import Record
 from contract.core.refusal import Refusal
 from contract.core.resources import data_root, schema_dir
 from contract.core.strictjson import StrictJsonError
@@ -69,8 +69,7 @@ def name_problem(name: object) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class Planned:
+class Planned(Record):
     """One file of a plan: its name under the target, the kit file it comes from, an optional row filter."""
 
     name: str
@@ -78,8 +77,7 @@ class Planned:
     probes_of: str | None = None
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(Record):
     """A layout: its name and, for any layout but the kit's own, the document the lock records."""
 
     name: str

@@ -17,13 +17,13 @@ import json
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from contract import __version__
 from contract.core.cappedread import read_capped
 from contract.core.oserrors import os_error_reason
+from contract.core.record import Record
 from contract.core.refusal import Refusal
 from contract.core.strictjson import StrictJsonError
 from contract.core.strictjson import parse as parse_json
@@ -77,8 +77,7 @@ def digests_of(planned: list[Planned]) -> dict[str, str]:
     return {item.name: hashlib.sha256(planned_bytes(item)).hexdigest() for item in planned}
 
 
-@dataclass(frozen=True)
-class Lock:
+class Lock(Record):
     """A lock file read and checked: its document, the layout it records and its files' digests."""
 
     document: dict[str, Any]

@@ -19,19 +19,18 @@ import contextlib
 import errno
 import hashlib
 import os
-import shutil
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from contract import __version__
 from contract.core.arguments import unusable_path
 from contract.core.oserrors import os_error_reason
+from contract.core.record import Record
 from contract.core.refusal import Refusal
+from contract.core.regularfile import sha256_and_match
 from contract.core.resources import data_root, is_checkout
 from contract.core.stagedfile import sync_path, temporary_sibling
-from contract.vendoring.files import file_sha256
 from contract.vendoring.layout import (
     KIT_LAYOUT,
     LOCK_NAME,
@@ -42,13 +41,12 @@ from contract.vendoring.layout import (
     planned_bytes,
     read_layout,
 )
-from contract.vendoring.lock import Lock, digests_of, lock_bytes, lock_document, read_lock
+from contract.vendoring.lock import Lock, lock_bytes, lock_document, read_lock
 from contract.vendoring.messages import say
 from contract.vendoring.walk import Inside, Tree
 
 
-@dataclass(frozen=True)
-class Vendored:
+class Vendored(Record):
     directory: Path
     written: tuple[str, ...]
     removed: tuple[str, ...]
@@ -58,8 +56,7 @@ class Vendored:
     adopted: tuple[str, ...] = ()  # there before, byte-identical to what vendor writes: now in the lock
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(Record):
     """One problem of a vendored copy: the file (relative name), a stable kind and the text printed."""
 
     file: str
@@ -140,6 +137,8 @@ def _write_all(tree: Tree, contents: dict[str, bytes], shown: Path, digests: dic
 
 
 def _vendor_new(directory: Path, layout: Layout, contents: dict[str, bytes]) -> Vendored | Refusal:
+    import shutil  # here, not at the top: ``vendor --check`` never removes a staged copy (issue 35)
+
     try:
         directory.parent.mkdir(parents=True, exist_ok=True)
         staged = temporary_sibling(directory)
@@ -172,8 +171,7 @@ def _vendor_new(directory: Path, layout: Layout, contents: dict[str, bytes]) -> 
     return Vendored(directory, tuple(digests), (), (), layout.name)
 
 
-@dataclass(frozen=True)
-class _Survey:
+class _Survey(Record):
     """What an update finds before it writes: files replaced (edited locally) and adopted (identical)."""
 
     replaced: list[str]
@@ -327,12 +325,15 @@ def _in_kit_data(target: Path) -> bool:
     return False
 
 
-def _installed(layout: Layout) -> dict[str, str]:
+def _installed(layout: Layout) -> dict[str, bytes]:
+    """The bytes the installed kit writes for each file of ``layout``: each copy is compared with them while it
+    is hashed for its lock (a copy that matches its lock matches the kit exactly when its bytes are the kit's),
+    so the kit's own files are read but not hashed."""
     planned = plan(layout)
-    return {} if isinstance(planned, Refusal) else digests_of(planned)
+    return {} if isinstance(planned, Refusal) else {item.name: planned_bytes(item) for item in planned}
 
 
-def _file_problem(directory: Path, name: str, locked: dict[str, str], kit: dict[str, str]) -> Problem | None:
+def _file_problem(directory: Path, name: str, locked: dict[str, str], kit: dict[str, bytes]) -> Problem | None:
     path = directory / name
     try:
         found = _path_problem(directory, name)
@@ -350,20 +351,19 @@ def _file_problem(directory: Path, name: str, locked: dict[str, str], kit: dict[
     if not _exists(path):
         return Problem(name, "missing", say("problem.missing"))
     try:
-        actual = file_sha256(path)
+        actual, as_the_kit = sha256_and_match(path, kit.get(name))
     except OSError as exc:
         return Problem(name, "unreadable", say("problem.unreadable", reason=os_error_reason(exc)))
     if actual != locked[name]:
         return Problem(name, "edited", say("problem.edited", lock=LOCK_NAME))
     if name not in kit:
         return Problem(name, "notInKit", say("problem.notInKit", version=__version__))
-    if kit[name] != locked[name]:
+    if not as_the_kit:  # the copy holds what its lock records, and the kit holds something else
         return Problem(name, "differs", say("problem.differs", version=__version__))
     return None
 
 
-@dataclass(frozen=True)
-class Checked:
+class Checked(Record):
     """What :func:`check` found: the lock's layout and every problem, by file name."""
 
     layout: str

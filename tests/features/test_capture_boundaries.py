@@ -77,6 +77,10 @@ BOARDS = [
     # too (a1-e1, e1xe5), 216 again, though not every roll directly
     pytest.param("k6B/8/8/3Kq2Q/3P4/5N2/8/8 w - -", BLACK, QUEEN, 215, id="every-roll-but-rrr"),
     pytest.param("k6B/8/8/3Kq2Q/3P4/5N2/8/R7 w - -", BLACK, QUEEN, 216, id="every-roll-rook-two-moves"),
+    # the last roll needs all three dice: a rook on h2 (the pawn g2 closes rank 2, the knight f3 rank 3) attacks
+    # e5 from no square one move away (h1, h3, h4), so R R R wins only by h2-h4, h4-e4, e4xe5 (or h2-h1, h1-e1,
+    # e1xe5): 215 + 1 = 216, found only after a first move
+    pytest.param("k6B/8/8/3Kq2Q/3P4/5N2/6PR/8 w - -", BLACK, QUEEN, 216, id="every-roll-rook-three-moves"),
 ]
 
 

@@ -62,6 +62,14 @@ BOARDS = [
     # ordered rolls); the rook going round (R R R) is the only other way (the knight is four jumps from a8,
     # the king four steps): 7
     pytest.param("q6k/8/8/8/K7/8/N7/R7 w - -", BLACK, QUEEN, 7, id="discovery-two-blockers"),
+    # an approach a first move opens: the pawn h2 is the first piece on the black king h1's file; h2-h4 opens
+    # it, the rook a3 (which does not attack h2) steps to h3 and takes, P R R. The other order fails (a rook
+    # on h3 blocks the double push), the rook never attacks h1 after one move of its own (a2 blocks the
+    # a-file, h2 the h-file), so R R R (a3-b3, b3-b1, b1xh1) is the only other way; every other roll with
+    # fewer than two R or a K/N/B/Q beside R R moves nothing useful: 1 + 3 = 4
+    pytest.param("K7/8/8/8/8/R7/P6P/7k w - -", BLACK, KING, 4, id="approach-through-an-opened-file"),
+    # the same mirrored for Black (h7-h5, a6-h6, h6xh8)
+    pytest.param("7K/p6p/r7/8/8/8/8/k7 w - -", WHITE, KING, 4, id="black-approach-through-an-opened-file"),
     # every piece type attacks the queen e5 at once (king d5, pawn d4, knight f3, bishop h8, rook e1, queen
     # h5): every roll holds a face that captures directly, 216 of 216 (the search may stop at its first level)
     pytest.param("k6B/8/8/3Kq2Q/3P4/5N2/8/4R3 w - -", BLACK, QUEEN, 216, id="every-roll-direct"),
@@ -69,6 +77,10 @@ BOARDS = [
     # too (a1-e1, e1xe5), 216 again, though not every roll directly
     pytest.param("k6B/8/8/3Kq2Q/3P4/5N2/8/8 w - -", BLACK, QUEEN, 215, id="every-roll-but-rrr"),
     pytest.param("k6B/8/8/3Kq2Q/3P4/5N2/8/R7 w - -", BLACK, QUEEN, 216, id="every-roll-rook-two-moves"),
+    # the last roll needs all three dice: a rook on h2 (the pawn g2 closes rank 2, the knight f3 rank 3) attacks
+    # e5 from no square one move away (h1, h3, h4), so R R R wins only by h2-h4, h4-e4, e4xe5 (or h2-h1, h1-e1,
+    # e1xe5): 215 + 1 = 216, found only after a first move
+    pytest.param("k6B/8/8/3Kq2Q/3P4/5N2/6PR/8 w - -", BLACK, QUEEN, 216, id="every-roll-rook-three-moves"),
 ]
 
 

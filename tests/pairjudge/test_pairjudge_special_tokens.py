@@ -27,6 +27,11 @@ def _padding(pad_token: Any) -> dict[str, Any]:
     ([NO_PAD], ("tokenizer.pad", "saved judge tokenizer must have an explicit pad token")),
     ([NO_PAD, _padding("[PAD]")], (None, None)),
     ([NO_PAD, _padding(5)], ("tokenizer.files", f"tokenizer.json padding.pad_token {NEITHER}")),
+    # a plain object there is refused as in tokenizer_config.json (spec §5: a token given as an object fails
+    # the reference); only special_tokens_map.json may hold one
+    ([NO_PAD, _padding({"content": "[PAD]"})],
+     ("tokenizer.files", 'tokenizer.json padding.pad_token is an object without "__type": "AddedToken"; the '
+                         "reference's tokenizer loading fails on it (TypeError)")),
     ([{"op": "write_text", "file": "special_tokens_map.json", "text": '{"pad_token": {"content": "[EOS]"}}'}],
      ("model.pad", "model and saved tokenizer padding token differ")),
     ([{"op": "write_text", "file": "special_tokens_map.json", "text": '{"pad_token": {"content": 3}}'}],
@@ -36,7 +41,7 @@ def _padding(pad_token: Any) -> dict[str, Any]:
                          "reference's tokenizer loading fails on it (TypeError)")),
     ([{"op": "set", "file": "tokenizer_config.json", "path": "/pad_token", "value": 7}],
      ("tokenizer.files", f"tokenizer_config.json pad_token {NEITHER}")),
-], ids=["none", "from-padding", "padding-not-a-token", "map-overrides-config", "map-content-not-text",
+], ids=["none", "from-padding", "padding-not-a-token", "padding-object", "map-overrides-config", "map-content-not-text",
         "config-object", "config-number"])
 def test_the_pad_token_and_where_it_is_read(tmp_path: Path, ops: list[dict[str, Any]],
                                             expected: tuple[str | None, str | None]) -> None:

@@ -130,6 +130,20 @@ def test_pairjudge_decoder_numbers_as_observed(tmp_path: Path, entries: dict[str
     assert (found.attributes["pad_token"], found.attributes["pad_token_id"]) == ("[PAD2]", pad_id)
 
 
+def test_pairjudge_an_appended_added_token_named_again_by_the_decoder_is_not_appended_twice(tmp_path: Path) -> None:
+    # the rule observed above ("a token met before ... in added_tokens ... is not appended again") for an added
+    # token the vocabulary lacks: [EOS] dropped from the vocabulary takes 7 from added_tokens; the decoder names
+    # it again before [PAD2], which then takes 8 (were [EOS] appended twice, [PAD2] would take 9)
+    def edit(document: dict[str, Any], config: dict[str, Any]) -> None:
+        _drop("[EOS]")(document, config)
+        _decoder({"2": _entry("[EOS]"), "5": _entry("[PAD2]")})(document, config)
+
+    found = _read(tmp_path, edit)
+    assert isinstance(found, Tokenizer), found
+    assert {key: found.attributes[key] for key in ("eos_token_id", "pad_token", "pad_token_id")} == {
+        "eos_token_id": 7, "pad_token": "[PAD2]", "pad_token_id": 8}
+
+
 DECODER = "tokenizer_config.json added_tokens_decoder"
 
 

@@ -31,6 +31,7 @@ from contract.core import resources
 from contract.core.checktable import PAIRJUDGE_TABLE as TABLE
 from contract.core.checktable import PASS, Entry, Fields
 from contract.core.oserrors import os_error_reason
+from contract.core.regularfile import open_regular
 from contract.pairjudge import packer, referencejson
 from contract.pairjudge.packer import PackerSubject, json_kind
 
@@ -58,7 +59,8 @@ class ManifestSubject:
 
     bundle: Path
     warnings: list[str] = field(default_factory=list)
-    raw: bytes = b""
+    raw: bytes = b""  # the file's first MAX_MANIFEST_BYTES + 1 bytes
+    read: bool = False  # raw holds what the file held when it was read
     document: Any = None
     _packer: PackerSubject | None = None
     digests: dict[tuple[int, int], str | None] = field(default_factory=dict)  # (device, inode) -> sha256
@@ -161,17 +163,26 @@ def _regular(s: ManifestSubject) -> Fields | None:
     return PASS if os.path.isfile(s.path) else {}
 
 
+def _read_capped(path: Path) -> bytes:
+    """At most one byte more than :data:`MAX_MANIFEST_BYTES` (raises OSError): the bytes the size check judges
+    are the bytes parsed, even for a file that grows between a ``stat`` and a read."""
+    with open_regular(path) as stream:
+        return stream.read(MAX_MANIFEST_BYTES + 1)
+
+
 def _size(s: ManifestSubject) -> Fields | None:
     try:
-        size = s.path.stat().st_size
+        s.raw, s.read = _read_capped(s.path), True
     except OSError:
         return PASS  # reported by the read that follows
-    return PASS if size <= MAX_MANIFEST_BYTES else {}
+    return PASS if len(s.raw) <= MAX_MANIFEST_BYTES else {}
 
 
 def _readable(s: ManifestSubject) -> Fields | None:
+    if s.read:  # by the size check
+        return PASS
     try:
-        s.raw = s.path.read_bytes()[: MAX_MANIFEST_BYTES + 1]
+        s.raw, s.read = _read_capped(s.path), True
     except OSError as exc:
         return {"problem": os_error_reason(exc)}
     return PASS

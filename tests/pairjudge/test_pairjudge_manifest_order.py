@@ -157,3 +157,23 @@ def test_the_same_file_listed_twice_is_hashed_once_and_both_entries_pass(tmp_pat
     # config.json twice (``./config.json`` is the same file): counted once
     assert subject.hashed_bytes == sum(sizes.values())
     assert len(subject.digests) == len(sizes)
+
+
+def test_a_manifest_that_grows_after_its_size_is_taken_is_judged_by_the_bytes_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The size check and the parse see the same bytes, read with a cap: a pairjudge.json whose stat still says
+    it is small (it grew past 1 MiB after its size was taken: whitespace appended after the object, so its first
+    1 MiB + 1 bytes parse) is refused as too large, never parsed from a prefix of a file read whole."""
+    bundle = copy_bundle("full-run/merged", tmp_path)
+    path = bundle / "pairjudge.json"
+    small = path.stat()
+    with path.open("ab") as grown:
+        grown.write(b" " * (1024 * 1024))
+    real_stat = Path.stat
+
+    def stale_stat(self: Path, **kwargs: Any) -> Any:
+        return small if self == path else real_stat(self, **kwargs)
+
+    monkeypatch.setattr(Path, "stat", stale_stat)
+    assert _outcome(verify_bundle(bundle, layer="manifest")) == _refused(
+        "manifest.size", "artifact manifest exceeds 1 MiB")

@@ -7,12 +7,12 @@ from __future__ import annotations
 import errno
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pytest
 from pairjudge_support import BUNDLES, copy_bundle, verify_recipe
 
-from contract.pairjudge import verify_bundle
+from contract.pairjudge import manifest, verify_bundle
 from contract.pairjudge.manifest import MAX_SCHEMA_DEPTH, MAX_SCHEMA_WARNINGS, schema_warnings
 
 SCHEMA = "pairjudge.json {} is not as pairjudge 0.3.0 writes it: {}"
@@ -84,14 +84,14 @@ def test_a_manifest_that_cannot_be_read_is_refused_with_the_reason(tmp_path: Pat
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Running as root, a permission bit does not stop a read: the read itself fails here (EIO)."""
     bundle = copy_bundle("full-run/merged", tmp_path)
-    real = Path.read_bytes
+    real = manifest.open_regular
 
-    def failing(path: Path) -> bytes:
+    def failing(path: Path) -> BinaryIO:
         if path.name == "pairjudge.json":
             raise OSError(errno.EIO, "Input/output error", str(path))
         return real(path)
 
-    monkeypatch.setattr(Path, "read_bytes", failing)
+    monkeypatch.setattr(manifest, "open_regular", failing)  # the one read of pairjudge.json (capped)
     verdict = verify_bundle(bundle, layer="manifest")
     assert (verdict.ok, verdict.code, verdict.stage, verdict.message) == (
         False, "manifest.readable", "manifest", "pairjudge.json cannot be read: Input/output error")

@@ -119,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return _refused_run(args, f"interrupted; the finished shards in {args.output_dir} are kept and nothing"
                                   " partial was left: rerun with --resume to continue", EXIT_INTERRUPTED)
-    identities = _identities(args.output_dir, summary)
+    # each shard read back and hashed: only where it is shown (a --quiet run without --json shows none)
+    identities = _identities(args.output_dir, summary) if args.json or not args.quiet else []
     if not args.quiet:
         for name, rows in summary.written:
             _say(f"{name} -> {args.output_dir / name} ({rows} rows)")

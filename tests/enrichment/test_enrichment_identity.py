@@ -85,3 +85,27 @@ def test_enrich_shards_json_names_each_shards_digest(tmp_path: Path, capsys: pyt
     assert list(validator.iter_errors(document)) == []
     assert document["ok"] is False and "the output exists" in document["message"]
 
+
+
+def test_a_quiet_run_without_json_reads_no_output_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """The digests are shown per shard, or in the --json object: a --quiet run shows neither, so it does not read
+    its shards back to hash them (a second read of every output); with --json it still does."""
+    from contract.cli import enrich_shards as command
+
+    read_back: list[str] = []
+    real = command.shard_content_digest
+
+    def counted(path: Path | str) -> str:
+        read_back.append(Path(path).name)
+        return real(path)
+
+    monkeypatch.setattr(command, "shard_content_digest", counted)
+    raw = tmp_path / "raw"
+    shutil.copytree(RECORDED / "raw", raw)
+    argv = ["enrich-shards", str(raw), str(tmp_path / "out"), "--schema", "kcp-13", "--engine-version", "0.12.0"]
+    assert main([*argv, "--quiet"]) == 0
+    assert read_back == [] and capsys.readouterr().err == ""
+    assert main([*argv, "--quiet", "--json", "--resume"]) == 0
+    assert sorted(read_back) == sorted(recorded())
+    assert {s["name"]: s["shardContentDigest"] for s in json.loads(capsys.readouterr().out)["shards"]} == recorded()

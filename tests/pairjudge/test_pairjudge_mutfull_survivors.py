@@ -1,0 +1,130 @@
+"""Points the seventh session's full mutmut run of the pairjudge group found unguarded (docs/testing.md,
+"Seventh session: mutmut"), each checked against what someone other than the kit recorded or defines.
+
+- GPT-2 with ``add_cross_attention`` true: the reference's loading info for the recorded full bundle
+  (``fuzz-probes-b`` case ``field-add_cross_attention-07``, pairjudge 0.3.0 on Transformers 5.24) lists the
+  eight cross-attention tensors of the one layer missing and nothing unexpected; with those tensors present
+  at the shapes GPT-2's cross-attention block defines (Transformers' ``GPT2Attention`` with
+  ``is_cross_attention``: ``c_attn`` a Conv1D from ``n_embd`` to ``2 * n_embd``, ``q_attn`` and ``c_proj``
+  from ``n_embd`` to ``n_embd``; a Conv1D's weight is stored ``(in, out)``, as the self-attention's
+  ``c_attn`` is ``(n_embd, 3 * n_embd)``), nothing is missing or mismatched.
+- tokenizer.json's ``padding.pad_token`` is a string in the tokenizers library's padding parameters: an
+  object there is refused, not read for its ``content`` (only the two Python files take token objects).
+- A tokenizer.json the tokenizers library refuses is refused with the reason (the check table's
+  ``detail.tokenizerJson.*`` text), never an empty message.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import struct
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pairjudge_support import RECORDED, apply_ops, copy_bundle, verify_recipe
+
+from contract.pairjudge import verify_bundle
+from contract.pairjudge.tokenizer import TokenizerProblem, read_tokenizer
+
+CROSS = {"op": "set", "file": "config.json", "path": "/add_cross_attention", "value": True}
+PREFIX = "incomplete trained weights: "
+
+
+def _recorded_loading_info(case_id: str) -> dict[str, Any]:
+    document = json.loads((RECORDED / "fuzz-probes-b.json").read_text())
+    (case,) = [c for c in document["cases"] if c["id"] == case_id]
+    assert case["ops"][0] == CROSS
+    message: str = case["reference"]["from_pretrained"]["message"]
+    assert message.startswith(PREFIX)
+    info: dict[str, Any] = ast.literal_eval(message[len(PREFIX):])
+    return info
+
+
+def test_cross_attention_without_its_tensors_lists_what_the_reference_lists(tmp_path: Path) -> None:
+    expected = _recorded_loading_info("field-add_cross_attention-07")
+    verdict = verify_recipe(tmp_path, [CROSS])
+    assert verdict.code == "weights.complete"
+    assert verdict.message.startswith(PREFIX)
+    assert ast.literal_eval(verdict.message[len(PREFIX):]) == expected
+    assert len(expected["missing_keys"]) == 8 and expected["unexpected_keys"] == set()
+
+
+def _cross_attention_shapes(embd: int) -> dict[str, tuple[int, ...]]:
+    """GPT-2's cross-attention block of layer 0 (Transformers' definition, see the module docstring)."""
+    block = "transformer.h.0"
+    return {
+        f"{block}.crossattention.c_attn.weight": (embd, 2 * embd),
+        f"{block}.crossattention.c_attn.bias": (2 * embd,),
+        f"{block}.crossattention.q_attn.weight": (embd, embd),
+        f"{block}.crossattention.q_attn.bias": (embd,),
+        f"{block}.crossattention.c_proj.weight": (embd, embd),
+        f"{block}.crossattention.c_proj.bias": (embd,),
+        f"{block}.ln_cross_attn.weight": (embd,),
+        f"{block}.ln_cross_attn.bias": (embd,),
+    }
+
+
+def _add_float32_tensors(path: Path, shapes: dict[str, tuple[int, ...]]) -> None:
+    """Append zero-filled F32 tensors to a safetensors file (header rewritten, earlier data kept)."""
+    data = path.read_bytes()
+    (length,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8 : 8 + length])
+    buffer = bytearray(data[8 + length :])
+    for name, shape in shapes.items():
+        size = 4
+        for dim in shape:
+            size *= dim
+        header[name] = {"dtype": "F32", "shape": list(shape), "data_offsets": [len(buffer), len(buffer) + size]}
+        buffer += bytes(size)
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    path.write_bytes(struct.pack("<Q", len(text)) + text + bytes(buffer))
+
+
+def _verify_with_cross_tensors(tmp_path: Path, shapes: dict[str, tuple[int, ...]]) -> Any:
+    bundle = copy_bundle("full-run/merged", tmp_path)
+    _add_float32_tensors(bundle / "model.safetensors", shapes)
+    apply_ops(bundle, [CROSS, {"op": "rehash"}])
+    return verify_bundle(bundle)
+
+
+def test_cross_attention_with_its_tensors_at_gpt2_shapes_is_complete(tmp_path: Path) -> None:
+    embd = json.loads((RECORDED / "bundles" / "full-run" / "merged" / "config.json").read_text())["n_embd"]
+    verdict = _verify_with_cross_tensors(tmp_path, _cross_attention_shapes(embd))
+    assert (verdict.ok, verdict.code, verdict.message) == (True, None, None), verdict
+
+
+@pytest.mark.parametrize("name", ["crossattention.c_attn.weight", "crossattention.c_attn.bias"])
+def test_a_cross_attention_tensor_shaped_as_self_attention_is_mismatched(tmp_path: Path, name: str) -> None:
+    embd = json.loads((RECORDED / "bundles" / "full-run" / "merged" / "config.json").read_text())["n_embd"]
+    shapes = _cross_attention_shapes(embd)
+    wrong = f"transformer.h.0.{name}"
+    shapes[wrong] = (embd, 3 * embd) if name.endswith("weight") else (3 * embd,)  # the self-attention c_attn
+    verdict = _verify_with_cross_tensors(tmp_path, shapes)
+    assert verdict.code == "weights.complete"
+    info = ast.literal_eval(verdict.message[len(PREFIX):])
+    assert (info["missing_keys"], info["mismatched_keys"]) == (set(), {wrong})
+
+
+def test_an_object_as_tokenizer_json_padding_pad_token_is_refused(tmp_path: Path) -> None:
+    padding = {"pad_token": {"content": "[PAD]"}, "strategy": "BatchLongest", "direction": "Right",
+               "pad_to_multiple_of": None, "pad_id": 1, "pad_type_id": 0}
+    verdict = verify_recipe(tmp_path, [
+        {"op": "delete", "file": "tokenizer_config.json", "path": "/pad_token"},
+        {"op": "set", "file": "tokenizer.json", "path": "/padding", "value": padding},
+    ])
+    assert verdict.code == "tokenizer.files"
+    assert verdict.message.startswith("tokenizer.json padding.pad_token is an object")
+
+
+@pytest.mark.parametrize(("key", "value", "problem"), [
+    ("version", "2.0", "tokenizer.json version is '2.0', not '1.0'"),
+    ("padding", [], "tokenizer.json padding is not an object or null"),
+])
+def test_a_tokenizer_json_the_library_refuses_gives_its_reason(tmp_path: Path, key: str, value: Any,
+                                                                problem: str) -> None:
+    bundle = copy_bundle("full-run/merged", tmp_path)
+    apply_ops(bundle, [{"op": "set", "file": "tokenizer.json", "path": f"/{key}", "value": value}])
+    assert read_tokenizer(bundle) == TokenizerProblem(problem)

@@ -12,6 +12,9 @@
   object there is refused, not read for its ``content`` (only the two Python files take token objects).
 - A tokenizer.json the tokenizers library refuses is refused with the reason (the check table's
   ``detail.tokenizerJson.*`` text), never an empty message.
+- Legacy loading (no pairjudge.json): the packer is the ``packer_config`` given, so its ``max_length`` must fit
+  the fixed overhead (spec section 3: BOS/EOS present plus final_instruction's tokens; for the recorded full bundle "judge
+  q" is 2 tokens plus BOS, its EOS has no id: 3).
 """
 
 from __future__ import annotations
@@ -128,3 +131,18 @@ def test_a_tokenizer_json_the_library_refuses_gives_its_reason(tmp_path: Path, k
     bundle = copy_bundle("full-run/merged", tmp_path)
     apply_ops(bundle, [{"op": "set", "file": "tokenizer.json", "path": f"/{key}", "value": value}])
     assert read_tokenizer(bundle) == TokenizerProblem(problem)
+
+
+@pytest.mark.parametrize(("max_length", "expected"), [
+    (3, ("packer.overhead", "max_length=3 cannot even fit the fixed overhead (special tokens + final instruction = "
+                            "3 tokens)")),
+    (4, (None, None)),
+])
+def test_a_legacy_load_checks_the_given_packer_against_the_overhead(tmp_path: Path, max_length: int,
+                                                                     expected: tuple[str | None, str | None]) -> None:
+    bundle = copy_bundle("full-run/merged", tmp_path)
+    packer = json.loads((bundle / "pairjudge.json").read_text())["packer"]
+    apply_ops(bundle, [{"op": "remove_file", "file": "pairjudge.json"}])
+    verdict = verify_bundle(bundle, allow_legacy=True, label_order=["tie", "a_wins", "b_wins"],
+                            packer_config={**packer, "max_length": max_length})
+    assert (verdict.code, verdict.message) == expected

@@ -14,7 +14,13 @@
   ``detail.tokenizerJson.*`` text), never an empty message.
 - Legacy loading (no pairjudge.json): the packer is the ``packer_config`` given, so its ``max_length`` must fit
   the fixed overhead (spec section 3: BOS/EOS present plus final_instruction's tokens; for the recorded full bundle "judge
-  q" is 2 tokens plus BOS, its EOS has no id: 3).
+  q" is 2 tokens plus BOS, its EOS has no id: 3); the verdict warns that a legacy bundle has no digests,
+  receipt or tokenizer metadata (spec section 7).
+- An adapter's embedded base whose config no longer fits its weights (``n_positions`` 1: the reference fails,
+  ``fuzz-heldout-b`` case ``s60601-0194``) is refused naming the tensor that does not fit: GPT-2's position
+  embedding, ``(n_positions, n_embd)``, is the one tensor ``n_positions`` sizes.
+- A refused ``model_config`` value is shown as its repr cut to 60 characters, as every config value in a
+  message (``test_pairjudge_adapter_overrides``).
 """
 
 from __future__ import annotations
@@ -146,3 +152,33 @@ def test_a_legacy_load_checks_the_given_packer_against_the_overhead(tmp_path: Pa
     verdict = verify_bundle(bundle, allow_legacy=True, label_order=["tie", "a_wins", "b_wins"],
                             packer_config={**packer, "max_length": max_length})
     assert (verdict.code, verdict.message) == expected
+
+
+def test_a_legacy_load_warns_what_it_cannot_check(tmp_path: Path) -> None:
+    bundle = copy_bundle("full-run/merged", tmp_path)
+    apply_ops(bundle, [{"op": "remove_file", "file": "pairjudge.json"}])
+    verdict = verify_bundle(bundle, allow_legacy=True, label_order=["tie", "a_wins", "b_wins"], packer_config={})
+    assert (verdict.ok, verdict.warnings) == (
+        True, ("legacy bundle: no pairjudge.json, so no file digests, receipt or tokenizer metadata",))
+
+
+def test_an_embedded_base_whose_config_does_not_fit_names_the_tensor(tmp_path: Path) -> None:
+    document = json.loads((RECORDED / "fuzz-heldout-b.json").read_text())
+    (case,) = [c for c in document["cases"] if c["id"] == "s60601-0194"]
+    assert case["bundle"] == "lora-run/adapter" and not case["reference"]["from_pretrained"]["ok"]
+    bundle = copy_bundle(case["bundle"], tmp_path)
+    apply_ops(bundle, case["ops"])
+    verdict = verify_bundle(bundle)
+    head = "adapter is not tied to an exact base model: base/ weights do not fit base/config.json: "
+    assert verdict.code == "adapter.base" and verdict.message.startswith(head)
+    info = ast.literal_eval(verdict.message[len(head):])
+    assert info["mismatched_keys"] == {"transformer.wpe.weight"}
+
+
+def test_a_long_refused_model_config_value_is_cut_to_60_characters(tmp_path: Path) -> None:
+    value = "n" * 80
+    verdict = verify_recipe(tmp_path, [{"op": "set", "file": "pairjudge.json", "path": "/model_config/num_labels",
+                                        "value": value}], name="lora-run/adapter")
+    assert (verdict.code, verdict.message) == (
+        "adapter.lora", f"PEFT cannot load the adapter: pairjudge.json model_config: num_labels is {repr(value)[:60]}, "
+                        "not a class count")

@@ -20,7 +20,11 @@
   ``fuzz-heldout-b`` case ``s60601-0194``) is refused naming the tensor that does not fit: GPT-2's position
   embedding, ``(n_positions, n_embd)``, is the one tensor ``n_positions`` sizes.
 - A refused ``model_config`` value is shown as its repr cut to 60 characters, as every config value in a
-  message (``test_pairjudge_adapter_overrides``).
+  message (``test_pairjudge_adapter_overrides``); an ``id2label`` entry (replaced afterwards: ``fuzz-probes-d``
+  ``override-id2label-01``, 'x', loads) does not end the check of the entries after it (``override-n_layer-01``,
+  'x', fails).
+- ``packer.overhead`` with a tokenizer the kit counts only as a range: a ``max_length`` at or below the range's
+  low end is still reported as undecided, with the range (``test_pairjudge_overhead_undecided``'s rule).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from contract.pairjudge.tokenizer import TokenizerProblem, read_tokenizer
 
 CROSS = {"op": "set", "file": "config.json", "path": "/add_cross_attention", "value": True}
 PREFIX = "incomplete trained weights: "
+OVERRIDE = "PEFT cannot load the adapter: pairjudge.json model_config: "
 
 
 def _recorded_loading_info(case_id: str) -> dict[str, Any]:
@@ -180,5 +185,30 @@ def test_a_long_refused_model_config_value_is_cut_to_60_characters(tmp_path: Pat
     verdict = verify_recipe(tmp_path, [{"op": "set", "file": "pairjudge.json", "path": "/model_config/num_labels",
                                         "value": value}], name="lora-run/adapter")
     assert (verdict.code, verdict.message) == (
-        "adapter.lora", f"PEFT cannot load the adapter: pairjudge.json model_config: num_labels is {repr(value)[:60]}, "
-                        "not a class count")
+        "adapter.lora", f"{OVERRIDE}num_labels is {repr(value)[:60]}, not a class count")
+
+
+
+@pytest.mark.parametrize(("key", "value"), [("n_layer", "n" * 80), ("model_type", ["m" * 80])])
+def test_a_long_value_of_a_typed_field_is_cut_to_60_characters(tmp_path: Path, key: str, value: Any) -> None:
+    verdict = verify_recipe(tmp_path, [{"op": "set", "file": "pairjudge.json", "path": f"/model_config/{key}",
+                                        "value": value}], name="lora-run/adapter")
+    assert (verdict.code, verdict.message) == (
+        "adapter.lora", f"{OVERRIDE}{key} is {repr(value)[:60]}, which GPT2Config's field type does not allow")
+
+
+def test_an_id2label_entry_does_not_end_the_check_of_later_entries(tmp_path: Path) -> None:
+    verdict = verify_recipe(tmp_path, [
+        {"op": "set", "file": "pairjudge.json", "path": "/model_config/id2label", "value": "x"},
+        {"op": "set", "file": "pairjudge.json", "path": "/model_config/n_layer", "value": "x"},
+    ], name="lora-run/adapter")
+    assert (verdict.code, verdict.message) == (
+        "adapter.lora", f"{OVERRIDE}n_layer is 'x', which GPT2Config's field type does not allow")
+
+
+def test_a_max_length_below_the_range_is_undecided_not_counted(tmp_path: Path) -> None:
+    bert = {"op": "set", "file": "tokenizer.json", "path": "/pre_tokenizer", "value": {"type": "BertPreTokenizer"}}
+    verdict = verify_recipe(tmp_path, [bert, {"op": "set", "path": "/packer/max_length", "value": 1}])
+    assert (verdict.code, verdict.message) == (
+        "packer.overhead", "max_length=1 against the fixed overhead is undecided: the kit cannot count the tokens of "
+                           "final_instruction for this tokenizer exactly (between 1 and 17)")

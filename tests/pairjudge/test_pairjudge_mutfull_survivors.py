@@ -23,6 +23,15 @@
   message (``test_pairjudge_adapter_overrides``); an ``id2label`` entry (replaced afterwards: ``fuzz-probes-d``
   ``override-id2label-01``, 'x', loads) does not end the check of the entries after it (``override-n_layer-01``,
   'x', fails).
+- Two recorded loads the reference accepts, replayed whole: an adapter whose pairjudge.json has no
+  ``model_config`` (``fuzz-heldout-f`` ``s52361-0009``: the loader then applies nothing; spec section 5 said
+  deleting it fails the load, the observation wins), and a full bundle whose weights were saved without the
+  ``transformer.`` prefix (``fuzz-tuning-b`` ``s7919-0166``: matched with the prefix added).
+- LoRA on two modules (``target_modules`` ``c_attn`` and ``wpe``): each module's saved LoRA tensors are
+  checked against their own parameters, not only the last module's. The embedding's LoRA shapes are the
+  recorded ones (``fuzz-heldout-e`` ``s83117-0221``, ``[r, n_positions]`` and ``[n_embd, r]``, loads); a
+  ``lora_embedding_A`` of the wrong width is a size mismatch, as ``fuzz-tuning-f`` ``s7207-0113`` recorded for
+  ``wte``.
 - ``packer.overhead`` with a tokenizer the kit counts only as a range: a ``max_length`` at or below the range's
   low end is still reported as undecided, with the range (``test_pairjudge_overhead_undecided``'s rule).
 """
@@ -212,3 +221,32 @@ def test_a_max_length_below_the_range_is_undecided_not_counted(tmp_path: Path) -
     assert (verdict.code, verdict.message) == (
         "packer.overhead", "max_length=1 against the fixed overhead is undecided: the kit cannot count the tokens of "
                            "final_instruction for this tokenizer exactly (between 1 and 17)")
+
+
+@pytest.mark.parametrize(("recording", "case_id"), [("fuzz-heldout-f", "s52361-0009"), ("fuzz-tuning-b", "s7919-0166")])
+def test_a_recorded_load_the_reference_accepts_is_accepted(tmp_path: Path, recording: str, case_id: str) -> None:
+    document = json.loads((RECORDED / f"{recording}.json").read_text())
+    (case,) = [c for c in document["cases"] if c["id"] == case_id]
+    assert case["reference"]["from_pretrained"] == {"ok": True}
+    bundle = copy_bundle(case["bundle"], tmp_path)
+    apply_ops(bundle, case["ops"])
+    verdict = verify_bundle(bundle)
+    assert (verdict.ok, verdict.code, verdict.message) == (True, None, None), verdict
+
+
+def _two_lora_modules(width: int) -> list[dict[str, Any]]:
+    wpe = "base_model.model.transformer.wpe"
+    return [
+        {"op": "set", "file": "adapter_config.json", "path": "/target_modules", "value": ["c_attn", "wpe"]},
+        {"op": "edit_tensors", "file": "adapter_model.safetensors", "edits": [
+            {"add": f"{wpe}.lora_embedding_A", "shape": [2, width], "dtype": "F32"},
+            {"add": f"{wpe}.lora_embedding_B", "shape": [16, 2], "dtype": "F32"}]},
+    ]
+
+
+def test_lora_on_two_modules_checks_the_first_modules_tensors_too(tmp_path: Path) -> None:
+    assert verify_recipe(tmp_path / "right", _two_lora_modules(128), name="lora-run/adapter").ok
+    verdict = verify_recipe(tmp_path / "wrong", _two_lora_modules(64), name="lora-run/adapter")
+    assert verdict.code == "adapter.lora"
+    assert "'base_model.model.transformer.wpe.lora_embedding_A' has shape [2, 64]" in verdict.message
+    assert verdict.message.endswith("of shape [2, 128] (size mismatch)")

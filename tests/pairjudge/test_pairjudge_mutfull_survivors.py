@@ -32,6 +32,11 @@
   recorded ones (``fuzz-heldout-e`` ``s83117-0221``, ``[r, n_positions]`` and ``[n_embd, r]``, loads); a
   ``lora_embedding_A`` of the wrong width is a size mismatch, as ``fuzz-tuning-f`` ``s7207-0113`` recorded for
   ``wte``.
+- An embedded GPT-2 base with cross-attention (``add_cross_attention`` true in base/config.json loads:
+  ``fuzz-probes-c`` ``base-field-add_cross_attention-07``) has the cross-attention ``c_attn`` among PEFT's
+  modules, so ``target_modules`` ``c_attn`` adapts it too: its saved LoRA tensors are checked against its width
+  (``lora_B`` ``[2 * n_embd, r]``: the cross-attention ``c_attn`` projects to keys and values only).
+- ``modules_to_save`` naming PEFT's own ``base_model.model`` is refused as undecided, as ``base_model`` is.
 - ``packer.overhead`` with a tokenizer the kit counts only as a range: a ``max_length`` at or below the range's
   low end is still reported as undecided, with the range (``test_pairjudge_overhead_undecided``'s rule).
 """
@@ -250,3 +255,38 @@ def test_lora_on_two_modules_checks_the_first_modules_tensors_too(tmp_path: Path
     assert verdict.code == "adapter.lora"
     assert "'base_model.model.transformer.wpe.lora_embedding_A' has shape [2, 64]" in verdict.message
     assert verdict.message.endswith("of shape [2, 128] (size mismatch)")
+
+
+CROSS_BLOCK = "transformer.h.0.crossattention"
+
+
+def _cross_attention_base(lora_b_rows: int) -> list[dict[str, Any]]:
+    shapes = _cross_attention_shapes(16)  # the recorded LoRA run's base: n_embd 16, one layer, rank 2
+    return [
+        {"op": "set", "file": "base/config.json", "path": "/add_cross_attention", "value": True},
+        {"op": "edit_tensors", "file": "base/model.safetensors",
+         "edits": [{"add": name, "shape": list(shape), "dtype": "F32"} for name, shape in shapes.items()]},
+        {"op": "edit_tensors", "file": "adapter_model.safetensors", "edits": [
+            {"add": f"base_model.model.{CROSS_BLOCK}.c_attn.lora_A.weight", "shape": [2, 16], "dtype": "F32"},
+            {"add": f"base_model.model.{CROSS_BLOCK}.c_attn.lora_B.weight", "shape": [lora_b_rows, 2], "dtype": "F32"},
+        ]},
+    ]
+
+
+def test_a_cross_attention_base_gives_lora_its_cross_attention_layer(tmp_path: Path) -> None:
+    document = json.loads((RECORDED / "fuzz-probes-c.json").read_text())
+    (case,) = [c for c in document["cases"] if c["id"] == "base-field-add_cross_attention-07"]
+    assert case["reference"]["from_pretrained"] == {"ok": True}
+    assert verify_recipe(tmp_path / "right", _cross_attention_base(32), name="lora-run/adapter").ok
+    verdict = verify_recipe(tmp_path / "wrong", _cross_attention_base(48), name="lora-run/adapter")
+    assert verdict.code == "adapter.lora"
+    assert f"'base_model.model.{CROSS_BLOCK}.c_attn.lora_B.weight' has shape [48, 2]" in verdict.message
+    assert verdict.message.endswith("of shape [32, 2] (size mismatch)")
+
+
+def test_modules_to_save_naming_peft_s_own_model_is_undecided(tmp_path: Path) -> None:
+    verdict = verify_recipe(tmp_path, [{"op": "set", "file": "adapter_config.json", "path": "/modules_to_save",
+                                        "value": ["base_model.model"]}], name="lora-run/adapter")
+    assert (verdict.code, verdict.message) == (
+        "adapter.lora", "PEFT cannot load the adapter: adapter_config.json modules_to_save wraps base_model.model, "
+                        "PEFT's own module (undecided: the kit decides the saving of plain layers only)")

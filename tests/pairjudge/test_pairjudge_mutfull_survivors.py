@@ -27,6 +27,9 @@
   ``model_config`` (``fuzz-heldout-f`` ``s52361-0009``: the loader then applies nothing; spec section 5 said
   deleting it fails the load, the observation wins), and a full bundle whose weights were saved without the
   ``transformer.`` prefix (``fuzz-tuning-b`` ``s7919-0166``: matched with the prefix added).
+- An adapter's embedded base saved without the ``transformer.`` prefix: the base is loaded by the same
+  ``from_pretrained`` rule as a full bundle (the prefix added, ``fuzz-tuning-b`` ``s7919-0166`` for a full
+  bundle; derived for a base, not recorded), so it is not "untrained": nothing is missing.
 - LoRA on two modules (``target_modules`` ``c_attn`` and ``wpe``): each module's saved LoRA tensors are
   checked against their own parameters, not only the last module's. The embedding's LoRA shapes are the
   recorded ones (``fuzz-heldout-e`` ``s83117-0221``, ``[r, n_positions]`` and ``[n_embd, r]``, loads); a
@@ -290,3 +293,15 @@ def test_modules_to_save_naming_peft_s_own_model_is_undecided(tmp_path: Path) ->
     assert (verdict.code, verdict.message) == (
         "adapter.lora", "PEFT cannot load the adapter: adapter_config.json modules_to_save wraps base_model.model, "
                         "PEFT's own module (undecided: the kit decides the saving of plain layers only)")
+
+
+def test_an_embedded_base_saved_without_the_prefix_is_complete(tmp_path: Path) -> None:
+    source = copy_bundle("lora-run/adapter", tmp_path / "source") / "base" / "model.safetensors"
+    data = source.read_bytes()
+    (length,) = struct.unpack("<Q", data[:8])
+    names = [name for name in json.loads(data[8 : 8 + length]) if name != "__metadata__"]
+    assert names and all(name.startswith("transformer.") for name in names)
+    edits = [{"name": name, "rename": name.removeprefix("transformer.")} for name in names]
+    verdict = verify_recipe(tmp_path / "renamed", [{"op": "edit_tensors", "file": "base/model.safetensors",
+                                                    "edits": edits}], name="lora-run/adapter")
+    assert (verdict.ok, verdict.code, verdict.message) == (True, None, None), verdict

@@ -30,6 +30,8 @@
 - An adapter's embedded base saved without the ``transformer.`` prefix: the base is loaded by the same
   ``from_pretrained`` rule as a full bundle (the prefix added, ``fuzz-tuning-b`` ``s7919-0166`` for a full
   bundle; derived for a base, not recorded), so it is not "untrained": nothing is missing.
+- An embedded base whose ``n_inner`` no longer fits its MLP (``fuzz-heldout-g`` ``s70913-0057``, ``n_inner``
+  256: the reference fails) is refused, also when the base was saved without the prefix.
 - LoRA on two modules (``target_modules`` ``c_attn`` and ``wpe``): each module's saved LoRA tensors are
   checked against their own parameters, not only the last module's. The embedding's LoRA shapes are the
   recorded ones (``fuzz-heldout-e`` ``s83117-0221``, ``[r, n_positions]`` and ``[n_embd, r]``, loads); a
@@ -305,3 +307,24 @@ def test_an_embedded_base_saved_without_the_prefix_is_complete(tmp_path: Path) -
     verdict = verify_recipe(tmp_path / "renamed", [{"op": "edit_tensors", "file": "base/model.safetensors",
                                                     "edits": edits}], name="lora-run/adapter")
     assert (verdict.ok, verdict.code, verdict.message) == (True, None, None), verdict
+
+
+def _strip_prefix_op(bundle: Path) -> dict[str, Any]:
+    data = (bundle / "base" / "model.safetensors").read_bytes()
+    (length,) = struct.unpack("<Q", data[:8])
+    names = [name for name in json.loads(data[8 : 8 + length]) if name != "__metadata__"]
+    return {"op": "edit_tensors", "file": "base/model.safetensors",
+            "edits": [{"name": name, "rename": name.removeprefix("transformer.")} for name in names]}
+
+
+@pytest.mark.parametrize("unprefixed", [False, True])
+def test_an_embedded_base_whose_n_inner_does_not_fit_is_refused(tmp_path: Path, unprefixed: bool) -> None:
+    document = json.loads((RECORDED / "fuzz-heldout-g.json").read_text())
+    (case,) = [c for c in document["cases"] if c["id"] == "s70913-0057"]
+    assert not case["reference"]["from_pretrained"]["ok"]
+    bundle = copy_bundle(case["bundle"], tmp_path)
+    ops = [_strip_prefix_op(bundle)] if unprefixed else []
+    apply_ops(bundle, [*ops, *case["ops"]])
+    verdict = verify_bundle(bundle)
+    assert verdict.code == "adapter.base"
+    assert "'transformer.h.0.mlp.c_fc.weight'" in verdict.message

@@ -216,16 +216,17 @@ def _suspects(payload: Any) -> Any:
     column = payload.column
     fen, side, result = column("fen"), column("side"), column("result")
     second = pc.struct_field(pc.extract_regex(fen, _SECOND), [0])
+    sides = require_pyarrow().array(list(SIDES))
     parts = [pc.is_null(column(name)) for name in BASE_COLUMNS]
     parts += [
         pc.is_nan(result),
         pc.invert(pc.match_substring_regex(fen, _NOT_BLANK)),
         pc.less(column("ply"), 0),
-        pc.invert(pc.is_in(side, value_set=require_pyarrow().array(list(SIDES)))),
+        pc.invert(pc.is_in(side, value_set=sides)),
         pc.invert(pc.or_(pc.or_(pc.equal(result, 0.0), pc.equal(result, 0.5)), pc.equal(result, 1.0))),
         pc.invert(pc.match_substring_regex(column("dice"), _DICE_PLAIN)),
         pc.invert(pc.match_substring_regex(fen, _PLAIN)),
-        pc.and_(pc.is_in(second, value_set=require_pyarrow().array(list(SIDES))), pc.not_equal(second, side)),
+        pc.and_(pc.is_in(second, value_set=sides), pc.not_equal(second, side)),
     ]
     suspect = parts[0]
     for part in parts[1:]:

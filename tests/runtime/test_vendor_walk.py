@@ -220,14 +220,17 @@ def test_a_lone_surrogate_name_is_refused_not_a_traceback(capsys: pytest.Capture
 def test_a_name_too_long_is_named_on_its_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """H4: a segment over 255 bytes is refused by name; a path too long for the file system as a whole is
     that file's problem, not "the lock cannot be read"."""
+    deep = "/".join(["\U0001f600" * 63] * 16)[:1020]
     v = tmp_path / "v"
+    while len(os.fsencode(v / deep)) < 4200:  # over PATH_MAX (4096) whatever the length of tmp_path (--basetemp)
+        v = v.parent / ("p" * 200) / "v"
+    v.parent.mkdir(parents=True, exist_ok=True)
     assert _run(capsys, "vendor", str(v))[0] == 0
     _lock_with(v, {"schema/" + "\U0001f600" * 64 + ".json": "0" * 64})
     code, out = _run(capsys, "vendor", "--check", str(v))
     assert code == 1 and out.endswith("it has a segment longer than 255 bytes (UTF-8), more than a file system "
                                       "holds\n"), out
     _lock_with(v, {}, files={})
-    deep = "/".join(["\U0001f600" * 63] * 16)[:1020]
     _lock_with(v, {deep: "0" * 64})
     fd = os.open(v, os.O_RDONLY | os.O_DIRECTORY)
     for segment in deep.split("/")[:-1]:  # directories made relative to each other: the path as a whole is too long

@@ -705,8 +705,9 @@ def verify_bundle(
     failure = first_failure(ARGUMENT_CHECKS, arguments)
     if failure is not None:
         return _refused(failure.code, failure.message, "arguments", [])
-    given_packer = None if packer_config is None else dict(packer_config)
-    arguments = Arguments(allow_legacy, arguments.order(), given_packer, bundle, layer)
+    # the checks passed: from here on the caller's label order is a list and its packer a dict (copies)
+    arguments.label_order = arguments.order()
+    arguments.packer_config = None if packer_config is None else dict(packer_config)
     root = Path(bundle)
 
     legacy = allow_legacy and os.path.isdir(root) and not os.path.exists(root / MANIFEST_NAME)
